@@ -1,0 +1,35 @@
+import { useTranslation } from 'react-i18next'
+import { useLocation } from 'react-router'
+import { LOCALES, switchLocalePath, type Locale } from '#app/i18n/locales'
+
+/**
+ * A disclosure of plain links to the same page in each language: it works
+ * without JavaScript, and a full document load lets the server set the
+ * language cookie and send the new language's messages.
+ */
+export function LanguageSwitcher({ locale }: { locale: Locale }) {
+	const { t } = useTranslation()
+	const location = useLocation()
+	const current = LOCALES.find((l) => l.code === locale)
+	return (
+		<details className="language-switcher">
+			<summary aria-label={t('nav.choose-language')}>
+				<span aria-hidden="true">🌐</span> {current?.name}
+			</summary>
+			<ul aria-label={t('nav.language')}>
+				{LOCALES.map((l) => (
+					<li key={l.code}>
+						<a
+							href={switchLocalePath(location.pathname, l.code) + location.search + location.hash}
+							hrefLang={l.code}
+							lang={l.code}
+							aria-current={l.code === locale ? 'true' : undefined}
+						>
+							{l.name}
+						</a>
+					</li>
+				))}
+			</ul>
+		</details>
+	)
+}

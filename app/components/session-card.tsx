@@ -1,0 +1,23 @@
+import { useTranslation } from 'react-i18next'
+import { Link } from 'react-router'
+import type { Locale } from '#app/i18n/locales'
+import type { SessionSummary } from '#app/modules/sessions/service.server'
+
+export function SessionCard({ session, locale }: { session: SessionSummary; locale: Locale }) {
+	const { t } = useTranslation()
+	return (
+		<li className="session-card">
+			<p className="session-card__meta">
+				<span className={`platform platform--${session.platform}`}>{t(`platforms.${session.platform}`)}</span>
+				<span className="live-dot" aria-hidden="true" />
+				<span>{session.channel}</span>
+			</p>
+			<h3 className="session-card__title">
+				<Link to={`/${locale}/${session.platform}/${encodeURIComponent(session.channel)}`}>{session.title}</Link>
+			</h3>
+			{session.creatorName ? (
+				<p className="session-card__creator">{t('home.session-by', { creator: session.creatorName })}</p>
+			) : null}
+		</li>
+	)
+}

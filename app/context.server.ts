@@ -1,0 +1,16 @@
+import { createContext } from 'react-router'
+import type { Database } from '#app/db/database.server'
+import type { Env } from '#app/env.server'
+import type { Platform, Viewer } from '#app/platform/types'
+
+/** Process-wide services, created once at boot by server/app.ts. */
+export interface AppServices {
+	env: Env
+	db: Database
+	platform: Platform
+}
+
+export const servicesContext = createContext<AppServices>()
+
+/** The request's viewer (null for visitors), resolved once by the root middleware. */
+export const viewerContext = createContext<Viewer | null>(null)

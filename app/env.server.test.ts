@@ -1,0 +1,56 @@
+import { expect, test } from 'vitest'
+import { EnvError, parseEnv, publicEnv } from './env.server'
+
+test('the embedded default needs no configuration', () => {
+	const env = parseEnv({})
+	expect(env.PLATFORM).toBe('local')
+	expect(env.PORT).toBe(3000)
+	expect(env.PGLITE_DATA_DIR).toBe('.data/pglite')
+	expect(env.MIGRATE_ON_START).toBe(true)
+	expect(env.DEMO_DATA).toBe(true)
+	expect(env.APP_URL).toBe('http://localhost:3000')
+})
+
+test('a Postgres server turns demo data off unless asked for', () => {
+	expect(parseEnv({ DATABASE_URL: 'postgres://u@h/db' }).DEMO_DATA).toBe(false)
+	expect(parseEnv({ DATABASE_URL: 'postgres://u@h/db', DEMO_DATA: 'true' }).DEMO_DATA).toBe(true)
+})
+
+test('bad values are reported together, by name', () => {
+	let error: unknown
+	try {
+		parseEnv({ PORT: 'eighty', PLATFORM: 'cloud', LOCALE_DOMAINS: 'example.fr=fr' })
+	} catch (e) {
+		error = e
+	}
+	expect(error).toBeInstanceOf(EnvError)
+	const message = (error as Error).message
+	expect(message).toMatch(/PORT/)
+	expect(message).toMatch(/PLATFORM/)
+	expect(message).toMatch(/LOCALE_DOMAINS/)
+})
+
+test('the supabase platform requires its settings', () => {
+	expect(() => parseEnv({ PLATFORM: 'supabase' })).toThrow(/SUPABASE_URL.*\n.*SUPABASE_ANON_KEY.*\n.*DATABASE_URL/s)
+})
+
+test('LOCALE_DOMAINS maps hosts to locales', () => {
+	expect(parseEnv({ LOCALE_DOMAINS: 'Beispiel.de=de, ejemplo.es=es' }).LOCALE_DOMAINS).toEqual({
+		'beispiel.de': 'de',
+		'ejemplo.es': 'es',
+	})
+})
+
+test('empty variables count as unset', () => {
+	expect(parseEnv({ DATABASE_URL: '', PORT: '' }).PORT).toBe(3000)
+})
+
+test('only the allow-list reaches the browser', () => {
+	const env = parseEnv({ SMTP_URL: 'smtp://user:secret@mail.example', DATABASE_URL: 'postgres://u:pw@h/db' })
+	const json = JSON.stringify(publicEnv(env))
+	expect(json).not.toContain('secret')
+	expect(json).not.toContain('pw@')
+	expect(Object.keys(publicEnv(env)).sort()).toEqual(
+		['CREATOR_AGREEMENT_VERSION', 'PLATFORM', 'SUPABASE_ANON_KEY', 'SUPABASE_URL', 'TERMS_VERSION'].sort(),
+	)
+})

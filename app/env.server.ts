@@ -1,0 +1,118 @@
+import { z } from 'zod'
+
+/**
+ * Every setting the server reads, parsed once at boot (server/app.ts). A bad
+ * value stops the server with a message naming the variable; nothing else in
+ * the app reads `process.env`. The README's configuration table mirrors this
+ * schema (tests/unit/readme-env.test.ts keeps them in step).
+ */
+const booleanish = z
+	.enum(['true', 'false', '1', '0', 'yes', 'no'])
+	.transform((v) => v === 'true' || v === '1' || v === 'yes')
+
+const localeDomains = z
+	.string()
+	.transform((value, ctx) => {
+		// "example.de=de,example.com.tr=tr"
+		const map: Record<string, 'en' | 'de' | 'es' | 'tr'> = {}
+		for (const pair of value.split(',').map((p) => p.trim()).filter(Boolean)) {
+			const [host, locale] = pair.split('=').map((s) => s.trim().toLowerCase())
+			if (!host || (locale !== 'en' && locale !== 'de' && locale !== 'es' && locale !== 'tr')) {
+				ctx.addIssue({ code: 'custom', message: `expected host=locale pairs (locale one of en, de, es, tr), got "${pair}"` })
+				return z.NEVER
+			}
+			map[host] = locale
+		}
+		return map
+	})
+
+const variables = z.object({
+		NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+		PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+		HOST: z.string().min(1).default('0.0.0.0'),
+		/** The public origin, used for links in mails and same-origin checks. */
+		APP_URL: z.url({ protocol: /^https?$/ }).optional(),
+		PLATFORM: z.enum(['local', 'supabase']).default('local'),
+		/** Postgres server; without it the local platform uses embedded PGlite. */
+		DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+		PGLITE_DATA_DIR: z.string().min(1).default('.data/pglite'),
+		/** Apply the local shim and pending migrations at start-up. */
+		MIGRATE_ON_START: booleanish.optional(),
+		/** Insert the demo creators, sessions and wallets (embedded default). */
+		DEMO_DATA: booleanish.optional(),
+		SUPABASE_URL: z.url().optional(),
+		SUPABASE_ANON_KEY: z.string().min(1).optional(),
+		SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+		MAIL_FROM: z.string().min(3).default('Dareboost <no-reply@localhost>'),
+		LOCALE_DOMAINS: localeDomains.default({}),
+		TERMS_VERSION: z.string().regex(/^[\w.-]{1,32}$/).default('2026-11-01'),
+		CREATOR_AGREEMENT_VERSION: z.string().regex(/^[\w.-]{1,32}$/).default('2026-11-01'),
+		OPERATOR_NAME: z.string().optional(),
+		OPERATOR_ADDRESS: z.string().optional(),
+		OPERATOR_EMAIL: z.email().optional(),
+})
+
+/** Every variable the app reads (the README's configuration table lists them all). */
+export const ENV_VARIABLES = Object.keys(variables.shape)
+
+const schema = variables
+	.superRefine((env, ctx) => {
+		if (env.PLATFORM === 'supabase') {
+			for (const key of ['SUPABASE_URL', 'SUPABASE_ANON_KEY', 'DATABASE_URL'] as const) {
+				if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'required when PLATFORM=supabase' })
+			}
+		}
+	})
+	.transform((env) => {
+		const embedded = env.PLATFORM === 'local' && !env.DATABASE_URL
+		return {
+			...env,
+			APP_URL: env.APP_URL ?? `http://localhost:${env.PORT}`,
+			MIGRATE_ON_START: env.MIGRATE_ON_START ?? env.PLATFORM === 'local',
+			DEMO_DATA: env.DEMO_DATA ?? embedded,
+			isProduction: env.NODE_ENV === 'production',
+		}
+	})
+
+export type Env = z.output<typeof schema>
+
+export class EnvError extends Error {
+	override name = 'EnvError'
+}
+
+/** Parse a set of variables; throws EnvError listing every bad one. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+	// An empty variable means "not set", as in most deployment tools.
+	const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''))
+	const result = schema.safeParse(cleaned)
+	if (!result.success) {
+		const lines = result.error.issues.map((i) => `  ${i.path.join('.') || '(env)'}: ${i.message}`)
+		throw new EnvError(`Invalid environment configuration:\n${lines.join('\n')}`)
+	}
+	return result.data
+}
+
+let current: Env | undefined
+
+/** The parsed environment. `initEnv` must have run (server/app.ts does it at boot). */
+export function getEnv(): Env {
+	current ??= parseEnv(process.env)
+	return current
+}
+
+export function initEnv(source: Record<string, string | undefined> = process.env): Env {
+	current = parseEnv(source)
+	return current
+}
+
+/** The only settings the browser sees. */
+export function publicEnv(env: Env) {
+	return {
+		PLATFORM: env.PLATFORM,
+		SUPABASE_URL: env.PLATFORM === 'supabase' ? env.SUPABASE_URL : undefined,
+		SUPABASE_ANON_KEY: env.PLATFORM === 'supabase' ? env.SUPABASE_ANON_KEY : undefined,
+		TERMS_VERSION: env.TERMS_VERSION,
+		CREATOR_AGREEMENT_VERSION: env.CREATOR_AGREEMENT_VERSION,
+	}
+}
+export type PublicEnv = ReturnType<typeof publicEnv>

@@ -1,0 +1,29 @@
+import { type RouteConfig, index, route } from '@react-router/dev/routes'
+
+/**
+ * Every page exists under /{lang} (en, de, es, tr); `/` sends the visitor to
+ * their language's home. Server-only helpers sit next to their route as
+ * `*.server.ts` and are not routes.
+ */
+export default [
+	index('routes/root-redirect.tsx'),
+	route('_i18n/:locale/messages.json', 'routes/i18n-messages.ts'),
+	route(':lang', 'routes/lang.tsx', [
+		index('routes/home.tsx'),
+		route('shop', 'routes/shop.tsx'),
+		route('terms', 'routes/terms.tsx'),
+		route('privacy', 'routes/privacy.tsx'),
+		route('imprint', 'routes/imprint.tsx'),
+		route('creator-agreement', 'routes/creator-agreement.tsx'),
+		route('confirm', 'routes/confirm.tsx'),
+		route('register', 'routes/register.tsx'),
+		route('password-reset', 'routes/password-reset.tsx'),
+		route('login', 'routes/login.tsx'),
+		route('settings', 'routes/settings.tsx'),
+		route('session/:id', 'routes/session.tsx'),
+		route('overlay/:sessionId', 'routes/overlay.tsx'),
+		route(':platform/:channel', 'routes/channel.tsx'),
+		route('*', 'routes/not-found.tsx', { id: 'lang-not-found' }),
+	]),
+	route('*', 'routes/not-found.tsx', { id: 'not-found' }),
+] satisfies RouteConfig

@@ -1,0 +1,12 @@
+import { resources } from '#locales/index'
+import type { Route } from './+types/i18n-messages'
+import { isLocale } from '#app/i18n/locales'
+import { notFound } from '#app/utils/http'
+
+/** GET /_i18n/{locale}/messages.json (spec section 7), cached 24 hours (section 9). */
+export function loader({ params, request }: Route.LoaderArgs) {
+	if (!isLocale(params.locale)) notFound(request)
+	return Response.json(resources[params.locale].translation, {
+		headers: { 'Cache-Control': 'public, max-age=86400' },
+	})
+}

@@ -1,0 +1,59 @@
+import { defineConfig, type Project } from '@playwright/test'
+
+/**
+ * End-to-end tests run against the production build (`npm run build` first)
+ * in Debian's Chromium. Every journey runs twice: with JavaScript on and off.
+ * With TEST_DATABASE_URL set, the whole matrix runs again against an app
+ * backed by that Postgres server (a fresh database), next to the one on
+ * embedded PGlite.
+ */
+const CHROMIUM_ARGS = [
+	'--headless',
+	'--no-sandbox',
+	'--disable-gpu',
+	'--disable-quic',
+	'--no-first-run',
+	'--disable-background-networking',
+	'--disable-component-update',
+	'--disable-sync',
+]
+
+const servers = [{ name: 'pglite', port: Number(process.env.E2E_PORT ?? 3101) }]
+if (process.env.TEST_DATABASE_URL) servers.push({ name: 'postgres', port: servers[0]!.port + 1 })
+
+const projects: Project[] = servers.flatMap((server) =>
+	[true, false].map((javaScriptEnabled) => ({
+		name: `${server.name}-${javaScriptEnabled ? 'js' : 'nojs'}`,
+		use: {
+			browserName: 'chromium' as const,
+			baseURL: `http://127.0.0.1:${server.port}`,
+			javaScriptEnabled,
+			locale: 'en-US',
+			launchOptions: {
+				executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+				args: CHROMIUM_ARGS,
+			},
+		},
+	})),
+)
+
+export default defineConfig({
+	testDir: './tests/e2e',
+	testMatch: '**/*.spec.ts',
+	fullyParallel: true,
+	forbidOnly: !!process.env.CI,
+	retries: 0,
+	workers: 2,
+	reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
+	timeout: 30_000,
+	use: { trace: 'retain-on-failure' },
+	projects,
+	webServer: servers.map((server) => ({
+		command: `node tests/e2e/support/start-server.js ${server.name} ${server.port}`,
+		url: `http://127.0.0.1:${server.port}/en`,
+		reuseExistingServer: false,
+		timeout: 120_000,
+		stdout: 'pipe' as const,
+		stderr: 'pipe' as const,
+	})),
+})

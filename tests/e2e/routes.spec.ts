@@ -1,0 +1,94 @@
+import { expect, test } from '@playwright/test'
+import { DEMO_SESSIONS } from '../../app/db/seed.server'
+import { documentTitle, LANGS, tr } from './support/i18n'
+
+const live = DEMO_SESSIONS.find((s) => s.status === 'active')!
+const ended = DEMO_SESSIONS.find((s) => s.status === 'ended')!
+
+/** Every route of the spec (section 2) and PRODUCT.md, with the key of its page title. */
+const PAGES: Array<{ path: string; title: string | ((lang: (typeof LANGS)[number]) => string) }> = [
+	{ path: '', title: 'home.title' },
+	{ path: '/shop', title: 'pages.shop.title' },
+	{ path: '/shop?returnPath=%2Fen%2Fterms', title: 'pages.shop.title' },
+	{ path: '/terms', title: 'pages.terms.title' },
+	{ path: '/privacy', title: 'pages.privacy.title' },
+	{ path: '/imprint', title: 'pages.imprint.title' },
+	{ path: '/confirm', title: 'pages.confirm.title' },
+	{ path: '/register', title: 'pages.register.title' },
+	{ path: '/password-reset', title: 'pages.password-reset.title' },
+	{ path: '/password-reset?changePassword=true', title: 'pages.password-reset.title' },
+	{ path: '/creator-agreement', title: 'pages.creator-agreement.title' },
+	{ path: '/login', title: 'pages.login.title' },
+	{ path: '/settings', title: 'pages.settings.title' },
+	{ path: `/session/${live.id}`, title: () => live.title },
+	{ path: `/${live.platform}/${live.channel}`, title: () => live.title },
+	{ path: `/overlay/${live.id}`, title: 'pages.overlay.title' },
+]
+
+test.describe('every route in every language', () => {
+	for (const lang of LANGS) {
+		test(`${lang}: each page answers 200 with its translated title`, async ({ request }) => {
+			for (const page of PAGES) {
+				const response = await request.get(`/${lang}${page.path}`)
+				expect(response.status(), `/${lang}${page.path}`).toBe(200)
+				const html = await response.text()
+				const expected =
+					typeof page.title === 'string'
+						? documentTitle(lang, page.title)
+						: `${page.title(lang)} · ${tr(lang, 'app.name')}`
+				expect(html, `/${lang}${page.path}`).toContain(`<title>${escapeHtml(expected)}</title>`)
+				expect(html).toContain(`<html lang="${lang}"`)
+			}
+		})
+	}
+
+	test('the page renders inside the layout, in the page language', async ({ page }) => {
+		await page.goto('/de/terms')
+		await expect(page).toHaveTitle(documentTitle('de', 'pages.terms.title'))
+		await expect(page.getByRole('heading', { level: 1 })).toHaveText(tr('de', 'pages.terms.title'))
+		await expect(page.getByRole('navigation', { name: tr('de', 'footer.legal') })).toBeVisible()
+	})
+
+	test('a channel that is no longer live shows its last session with a notice', async ({ page }) => {
+		await page.goto(`/es/${ended.platform}/${ended.channel}`)
+		await expect(page.getByRole('status').filter({ hasText: tr('es', 'pages.session.not-live') })).toBeVisible()
+		await expect(page.getByRole('heading', { level: 1 })).toHaveText(ended.title)
+	})
+
+	test('home lists the live demo sessions and searches by channel', async ({ page }) => {
+		await page.goto('/en')
+		await expect(page.getByRole('link', { name: live.title })).toBeVisible()
+		await page.getByRole('searchbox', { name: tr('en', 'home.search-label') }).fill('no-such-channel-xyz')
+		await page.getByRole('button', { name: tr('en', 'home.search-submit') }).click()
+		await expect(page.getByText(tr('en', 'home.no-results', { query: 'no-such-channel-xyz' }))).toBeVisible()
+		await page.getByRole('searchbox', { name: tr('en', 'home.search-label') }).fill(live.channel.slice(0, 4))
+		await page.getByRole('button', { name: tr('en', 'home.search-submit') }).click()
+		await page.getByRole('link', { name: live.title }).click()
+		await expect(page).toHaveURL(`/en/${live.platform}/${live.channel}`)
+		await expect(page.getByRole('heading', { level: 1 })).toHaveText(live.title)
+	})
+
+	test('the shop ignores a returnPath that leaves the site', async ({ request }) => {
+		for (const evil of ['https://evil.example/', '//evil.example/x', '/\\evil.example']) {
+			const html = await (await request.get(`/en/shop?returnPath=${encodeURIComponent(evil)}`)).text()
+			expect(html).not.toContain('evil.example')
+		}
+		const html = await (await request.get('/en/shop?returnPath=%2Fen%2Fterms')).text()
+		expect(html).toContain('href="/en/terms"')
+	})
+
+	test('translations are served per locale and cached for a day', async ({ request }) => {
+		for (const lang of LANGS) {
+			const response = await request.get(`/_i18n/${lang}/messages.json`)
+			expect(response.status()).toBe(200)
+			expect(response.headers()['cache-control']).toBe('public, max-age=86400')
+			const body = (await response.json()) as { app: { name: string }; nav: { shop: string } }
+			expect(body.nav.shop).toBe(tr(lang, 'nav.shop'))
+		}
+		expect((await request.get('/_i18n/xx/messages.json')).status()).toBe(404)
+	})
+})
+
+function escapeHtml(s: string) {
+	return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
+}
