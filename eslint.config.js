@@ -4,7 +4,7 @@ import globals from 'globals'
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
-	{ ignores: ['build/**', '.react-router/**', '.data/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', '.ci/tmp/**'] },
+	{ ignores: ['build/**', '.react-router/**', '.data/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', '.ci/tmp/**', '.scratch*'] },
 	js.configs.recommended,
 	...tseslint.configs.recommended,
 	{

@@ -24,5 +24,5 @@ export async function boot(log: (line: string) => void = console.log): Promise<A
 		await seedDemoData(db)
 		log('demo data: ready')
 	}
-	return { env, db, platform: createPlatform(env, db) }
+	return { env, db, platform: await createPlatform(env, db) }
 }

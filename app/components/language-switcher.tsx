@@ -14,7 +14,11 @@ export function LanguageSwitcher({ locale }: { locale: Locale }) {
 	return (
 		<details className="language-switcher">
 			<summary aria-label={t('nav.choose-language')}>
-				<span aria-hidden="true">🌐</span> {current?.name}
+				<svg aria-hidden="true" width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2">
+					<circle cx="12" cy="12" r="10" />
+					<path d="M2 12h20M12 2a15.3 15.3 0 0 1 4 10 15.3 15.3 0 0 1-4 10 15.3 15.3 0 0 1-4-10 15.3 15.3 0 0 1 4-10z" />
+				</svg>
+				{current?.name}
 			</summary>
 			<ul aria-label={t('nav.language')}>
 				{LOCALES.map((l) => (

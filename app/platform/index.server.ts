@@ -1,9 +1,13 @@
 import type { Database } from '#app/db/database.server'
 import type { Env } from '#app/env.server'
 import { createLocalPlatform } from './local/index.server'
-import { createSupabasePlatform } from './supabase/index.server'
 import type { Platform } from './types'
 
-export function createPlatform(env: Env, db: Database): Platform {
-	return env.PLATFORM === 'supabase' ? createSupabasePlatform(env) : createLocalPlatform(env, db)
+/** The platform named by PLATFORM. Supabase's modules load only when chosen. */
+export async function createPlatform(env: Env, db: Database): Promise<Platform> {
+	if (env.PLATFORM === 'supabase') {
+		const { createSupabasePlatform } = await import('./supabase/index.server')
+		return createSupabasePlatform(env)
+	}
+	return createLocalPlatform(env, db)
 }

@@ -17,3 +17,7 @@ create table if not exists local_dev.mailbox (
 );
 
 create index if not exists mailbox_recipient_idx on local_dev.mailbox (lower(recipient), sent_at desc);
+
+-- Written and read only through asServiceRole (app/mail/dev-mailbox.server.ts).
+grant usage on schema local_dev to service_role;
+grant select, insert on local_dev.mailbox to service_role;

@@ -2,8 +2,8 @@ import { expect, test } from '@playwright/test'
 import { DEMO_SESSIONS } from '../../app/db/seed.server'
 import { documentTitle, LANGS, tr } from './support/i18n'
 
-const live = DEMO_SESSIONS.find((s) => s.status === 'active')!
-const ended = DEMO_SESSIONS.find((s) => s.status === 'ended')!
+const live = DEMO_SESSIONS.miaLive
+const ended = DEMO_SESSIONS.luciaEnded
 
 /** Every route of the spec (section 2) and PRODUCT.md, with the key of its page title. */
 const PAGES: Array<{ path: string; title: string | ((lang: (typeof LANGS)[number]) => string) }> = [
@@ -69,12 +69,19 @@ test.describe('every route in every language', () => {
 	})
 
 	test('the shop ignores a returnPath that leaves the site', async ({ request }) => {
-		for (const evil of ['https://evil.example/', '//evil.example/x', '/\\evil.example']) {
+		const hrefs = (html: string) => [...html.matchAll(/<a [^>]*href="([^"]*)"/g)].map((m) => m[1]!)
+		for (const evil of ['https://evil.example/', '//evil.example/x', '/\\evil.example', 'javascript:alert(1)']) {
 			const html = await (await request.get(`/en/shop?returnPath=${encodeURIComponent(evil)}`)).text()
-			expect(html).not.toContain('evil.example')
+			// every link stays on this site (the language links carry the query, encoded)
+			for (const href of hrefs(html)) {
+				expect(href, evil).toMatch(/^(#|\/(?![/\\]))/)
+				expect(decodeURIComponent(href.split('?')[0]!), evil).not.toContain('evil.example')
+			}
+			expect(html).not.toContain(tr('en', 'pages.shop.back'))
 		}
-		const html = await (await request.get('/en/shop?returnPath=%2Fen%2Fterms')).text()
-		expect(html).toContain('href="/en/terms"')
+		const html = await (await request.get('/en/shop?returnPath=%2Fen%2Fsession%2Fabc%3Fx%3D1')).text()
+		expect(hrefs(html)).toContain('/en/session/abc?x=1')
+		expect(html).toContain(tr('en', 'pages.shop.back'))
 	})
 
 	test('translations are served per locale and cached for a day', async ({ request }) => {

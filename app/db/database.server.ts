@@ -1,0 +1,299 @@
+import { mkdir } from 'node:fs/promises'
+import { PGlite, types as pgliteTypes } from '@electric-sql/pglite'
+import pg from 'pg'
+
+/**
+ * The one way the app talks to Postgres, whichever engine is behind it:
+ * PGlite (Postgres in WebAssembly, the embedded default) or a Postgres server
+ * (node-postgres pool, for DATABASE_URL and for Supabase's database).
+ *
+ * Both engines return the same JavaScript values: int8 (bigint: coins,
+ * counts) as number, throwing rather than rounding past 2^53; numeric as
+ * string; timestamptz as Date; json/jsonb parsed.
+ */
+
+export interface Queryable {
+	query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<{ rows: T[] }>
+}
+
+/** A transaction's handle. `exec` runs multi-statement SQL (migrations). */
+export interface Transaction extends Queryable {
+	exec(sql: string): Promise<void>
+}
+
+export interface Database extends Queryable {
+	readonly kind: 'pglite' | 'postgres'
+	/**
+	 * BEGIN, fn, COMMIT; ROLLBACK when fn throws (the error is rethrown). If fn
+	 * swallowed a database error, COMMIT turns into a rollback and this throws.
+	 * Use only `tx` inside fn: on PGlite, calling the database itself (or
+	 * nesting transaction()) from inside waits for the transaction to end and
+	 * so never returns.
+	 */
+	transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T>
+	/** Multi-statement SQL, run as one implicit transaction. */
+	exec(sql: string): Promise<void>
+	close(): Promise<void>
+}
+
+export interface DatabaseOptions {
+	/** postgres:// or postgresql:// URL: a node-postgres pool. */
+	url?: string
+	/** PGlite data folder (created if missing); undefined or 'memory://' for in-memory. */
+	dataDir?: string
+	/** node-postgres pool size (default 10). */
+	poolSize?: number
+}
+
+export async function createDatabase(opts: DatabaseOptions): Promise<Database> {
+	if (opts.url) return createPostgresDatabase(opts.url, opts.poolSize)
+	return createPGliteDatabase(opts.dataDir)
+}
+
+const INT8_OID = 20
+const INT8_ARRAY_OID = 1016
+
+function parseInt8(value: string): number {
+	const n = Number(value)
+	// Coin amounts are far below 2^53; silently rounding a larger value would
+	// corrupt money, so refuse instead.
+	if (!Number.isSafeInteger(n)) throw new RangeError(`int8 value ${value} is beyond Number.MAX_SAFE_INTEGER`)
+	return n
+}
+
+// ---------------------------------------------------------------------------
+// PGlite
+// ---------------------------------------------------------------------------
+
+/** Open a PGlite database: in the folder `dataDir`, or in memory. */
+export async function createPGliteDatabase(dataDir?: string): Promise<Database> {
+	const inMemory = dataDir === undefined || dataDir === '' || dataDir.startsWith('memory://')
+	if (!inMemory) await mkdir(dataDir, { recursive: true })
+	const pglite = await PGlite.create({
+		...(inMemory ? {} : { dataDir }),
+		parsers: {
+			[INT8_OID]: (value: string) => parseInt8(value),
+			[INT8_ARRAY_OID]: (value: string) =>
+				pgliteTypes.arrayParser(value, (element: string) => parseInt8(element), INT8_ARRAY_OID),
+		},
+	})
+	return wrapPGlite(pglite)
+}
+
+function wrapPGlite(pglite: PGlite): Database {
+	// PGlite already queues its own calls; this queue additionally makes
+	// "exec, then roll back if it left a transaction open" one step, so no
+	// other caller can run in between on the one connection.
+	let tail: Promise<unknown> = Promise.resolve()
+	const serial = <T>(fn: () => Promise<T>): Promise<T> => {
+		const run = tail.then(fn, fn)
+		tail = run.catch(() => {})
+		return run
+	}
+
+	return {
+		kind: 'pglite',
+		query<T>(text: string, params?: unknown[]) {
+			return serial(async () => {
+				const result = await pglite.query<T>(text, params)
+				return { rows: result.rows }
+			})
+		},
+		transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
+			// PGlite's transaction() issues ROLLBACK whenever the callback throws,
+			// and COMMIT of an aborted transaction throws TransactionAbortedError.
+			return serial(() =>
+				pglite.transaction(async (tx) =>
+					fn({
+						async query<R>(text: string, params?: unknown[]) {
+							const result = await tx.query<R>(text, params)
+							return { rows: result.rows }
+						},
+						async exec(sql: string) {
+							await tx.exec(sql)
+						},
+					}),
+				),
+			)
+		},
+		exec(sql: string) {
+			return serial(async () => {
+				try {
+					await pglite.exec(sql)
+				} catch (error) {
+					// SQL that opened its own transaction (BEGIN inside the text) and
+					// failed would otherwise leave the connection aborted for every
+					// later caller.
+					if (pglite.isInTransaction()) await pglite.exec('rollback')
+					throw error
+				}
+			})
+		},
+		async close() {
+			await serial(async () => {
+				if (!pglite.closed) await pglite.close()
+			})
+		},
+	}
+}
+
+// ---------------------------------------------------------------------------
+// Postgres (node-postgres)
+// ---------------------------------------------------------------------------
+
+// pg-types' signature only admits the scalar builtins' oids.
+const defaultPgParser = pg.types.getTypeParser as (oid: number, format?: 'text' | 'binary') => (value: string) => unknown
+
+const pgTypes = {
+	getTypeParser(oid: number, format?: 'text' | 'binary'): (value: string) => unknown {
+		if (oid === INT8_OID) return parseInt8
+		if (oid === INT8_ARRAY_OID) {
+			const parseTextArray = defaultPgParser(INT8_ARRAY_OID, 'text')
+			return (value: string) => mapNested(parseTextArray(value), (element) => parseInt8(String(element)))
+		}
+		return defaultPgParser(oid, format ?? 'text')
+	},
+}
+
+function mapNested(value: unknown, fn: (element: unknown) => unknown): unknown {
+	if (Array.isArray(value)) return value.map((item) => mapNested(item, fn))
+	return value === null ? null : fn(value)
+}
+
+function createPostgresDatabase(url: string, poolSize = 10): Database {
+	const pool = new pg.Pool({ connectionString: url, max: poolSize, types: pgTypes })
+	// An idle client that loses its connection (server restart, network) emits
+	// 'error' on the pool; unhandled, that would crash the process. The pool
+	// discards the client and the next query connects afresh.
+	pool.on('error', () => {})
+
+	return {
+		kind: 'postgres',
+		async query<T>(text: string, params?: unknown[]) {
+			const result = await pool.query(text, params)
+			return { rows: result.rows as T[] }
+		},
+		async transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
+			const client = await pool.connect()
+			let broken: Error | undefined
+			try {
+				await client.query('begin')
+				const value = await fn({
+					async query<R>(text: string, params?: unknown[]) {
+						const result = await client.query(text, params)
+						return { rows: result.rows as R[] }
+					},
+					async exec(sql: string) {
+						await client.query(sql)
+					},
+				})
+				const commit = await client.query('commit')
+				// COMMIT of a transaction that hit an error (fn caught it and went
+				// on) is answered with ROLLBACK, not an error: nothing was saved.
+				if (commit.command === 'ROLLBACK') throw new TransactionRolledBackError()
+				return value
+			} catch (error) {
+				try {
+					await client.query('rollback')
+				} catch (rollbackError) {
+					// The connection is unusable: destroy it rather than return it to
+					// the pool mid-transaction.
+					broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError))
+				}
+				throw error
+			} finally {
+				client.release(broken)
+			}
+		},
+		async exec(sql: string) {
+			const client = await pool.connect()
+			let broken: Error | undefined
+			try {
+				await client.query(sql)
+			} catch (error) {
+				// As for PGlite: never hand a client stuck in a failed transaction
+				// back to the pool.
+				broken = error instanceof Error ? error : new Error(String(error))
+				throw error
+			} finally {
+				client.release(broken)
+			}
+		},
+		async close() {
+			if (!pool.ended) await pool.end()
+		},
+	}
+}
+
+export class TransactionRolledBackError extends Error {
+	constructor() {
+		super('The transaction was rolled back because a statement inside it failed')
+		this.name = 'TransactionRolledBackError'
+	}
+}
+
+// ---------------------------------------------------------------------------
+// Errors the user should see
+// ---------------------------------------------------------------------------
+
+/**
+ * A refusal the user should be told about. `code` is an `error-...` message
+ * with a translation under `errors.<code>` (spec section 8); anything that is
+ * not a DbError is an unexpected failure and shows the unknown-error text.
+ */
+export class DbError extends Error {
+	readonly code: `error-${string}`
+	constructor(code: `error-${string}`, options?: { cause?: unknown }) {
+		super(code, options)
+		this.name = 'DbError'
+		this.code = code
+	}
+}
+
+const APP_ERROR_MESSAGE = /^error-[a-z0-9]+(?:-[a-z0-9]+)*$/
+
+/**
+ * Constraint violations that a user can cause with valid-looking input, by
+ * constraint (or unique index) name. Everything else stays unexpected.
+ */
+const CONSTRAINT_ERRORS: Readonly<Record<string, `error-${string}`>> = {
+	profiles_username_key: 'error-username-taken',
+	profiles_username_format: 'error-invalid-username',
+	wallets_balance_not_negative: 'error-insufficient-funds',
+	sessions_one_active_per_creator: 'error-session-already-active',
+	sessions_one_active_per_channel: 'error-channel-already-live',
+	creator_profiles_twitch_channel_key: 'error-channel-taken',
+	creator_profiles_youtube_channel_key: 'error-channel-taken',
+	creator_profiles_kick_channel_key: 'error-channel-taken',
+}
+
+interface PostgresErrorFields {
+	message: string
+	code: string
+	constraint?: string
+}
+
+function isPostgresError(error: unknown): error is PostgresErrorFields {
+	// Both drivers' DatabaseError carry the SQLSTATE in `code` (5 characters).
+	if (!(error instanceof Error)) return false
+	const code: unknown = (error as Error & { code?: unknown }).code
+	return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)
+}
+
+/**
+ * Map a database error to a DbError: a function's `raise exception
+ * 'error-...'` (any SQLSTATE; our functions use P0001) keeps its message as
+ * the code, and the constraint violations listed above get theirs. Returns
+ * null for anything else (and for non-database errors), which callers treat
+ * as unknown. A DbError passes through unchanged.
+ */
+export function toAppError(error: unknown): DbError | null {
+	if (error instanceof DbError) return error
+	if (!isPostgresError(error)) return null
+	if (APP_ERROR_MESSAGE.test(error.message)) return new DbError(error.message as `error-${string}`, { cause: error })
+	if ((error.code === '23505' || error.code === '23514') && error.constraint) {
+		const code = CONSTRAINT_ERRORS[error.constraint]
+		if (code) return new DbError(code, { cause: error })
+	}
+	return null
+}

@@ -1,0 +1,127 @@
+import { expect, test } from 'vitest'
+import { asServiceRole, asUser } from '#app/db/as-user.server'
+import { DbError, toAppError } from '#app/db/database.server'
+import { claimsFor, createAuthUser, describeEachDatabase, rejectionOf } from '#tests/support/databases'
+
+describeEachDatabase('database access layer', (getDb) => {
+	test('a transaction commits, or rolls back entirely when its function throws', async () => {
+		const db = getDb()
+		await db.exec('create table public.t (n int primary key)')
+		await db.transaction(async (tx) => {
+			await tx.query('insert into public.t values (1)')
+		})
+		await expect(
+			db.transaction(async (tx) => {
+				await tx.query('insert into public.t values (2)')
+				throw new Error('boom')
+			}),
+		).rejects.toThrow('boom')
+		expect((await db.query('select n from public.t')).rows).toEqual([{ n: 1 }])
+	})
+
+	test('a swallowed statement error still fails the transaction, and the connection stays usable', async () => {
+		const db = getDb()
+		await db.exec('create table public.t (n int primary key)')
+		await expect(
+			db.transaction(async (tx) => {
+				await tx.query('insert into public.t values (1)')
+				await tx.query('insert into public.t values (1)').catch(() => {})
+				return 'looks fine'
+			}),
+		).rejects.toThrow()
+		expect((await db.query('select count(*)::int as n from public.t')).rows).toEqual([{ n: 0 }])
+		expect((await db.query('select 1 as ok')).rows).toEqual([{ ok: 1 }])
+	})
+
+	test('concurrent transactions do not interleave: one rolling back leaves the other committed', async () => {
+		const db = getDb()
+		await db.exec('create table public.t (n int)')
+		const results = await Promise.allSettled(
+			Array.from({ length: 6 }, (_, i) =>
+				db.transaction(async (tx) => {
+					await tx.query('insert into public.t values ($1)', [i])
+					await new Promise((resolve) => setTimeout(resolve, 5))
+					if (i % 2 === 1) throw new Error(`fail ${i}`)
+				}),
+			),
+		)
+		expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'rejected', 'fulfilled', 'rejected'])
+		const { rows } = await db.query<{ n: number }>('select n from public.t order by n')
+		expect(rows.map((r) => r.n)).toEqual([0, 2, 4])
+	})
+
+	test('exec() of SQL that opens its own transaction and fails leaves no aborted connection behind', async () => {
+		const db = getDb()
+		await expect(db.exec('begin; create table public.t (n int); select 1/0;')).rejects.toThrow()
+		expect((await db.query('select 1 as ok')).rows).toEqual([{ ok: 1 }])
+		expect((await db.query("select to_regclass('public.t') as t")).rows).toEqual([{ t: null }])
+	})
+
+	test('asUser sets role and claims for its transaction only', async () => {
+		const db = getDb()
+		const user = await createAuthUser(db)
+		const owner = (await db.query<{ u: string }>('select current_user as u')).rows[0]?.u
+
+		const inside = await asUser(db, claimsFor(user, { email: 'x@test.local', aal: 'aal2' }), async (tx) =>
+			(
+				await tx.query<{ role: string; uid: string; jwt_role: string; aal: string; email: string }>(
+					"select current_user as role, auth.uid() as uid, auth.role() as jwt_role, auth.jwt() ->> 'aal' as aal, auth.email() as email",
+				)
+			).rows,
+		)
+		expect(inside).toEqual([{ role: 'authenticated', uid: user, jwt_role: 'authenticated', aal: 'aal2', email: 'x@test.local' }])
+
+		const anon = await asUser(db, null, async (tx) =>
+			(await tx.query('select current_user as role, auth.uid() as uid, auth.role() as jwt_role')).rows,
+		)
+		expect(anon).toEqual([{ role: 'anon', uid: null, jwt_role: 'anon' }])
+
+		const service = await asServiceRole(db, async (tx) =>
+			(await tx.query('select current_user as role, auth.role() as jwt_role')).rows,
+		)
+		expect(service).toEqual([{ role: 'service_role', jwt_role: 'service_role' }])
+
+		// Nothing leaks to the next user of the connection, even after a failure.
+		await asUser(db, claimsFor(user), (tx) => tx.query('select 1/0')).catch(() => {})
+		for (let i = 0; i < 4; i++) {
+			const { rows } = await db.query("select current_user as role, auth.uid() as uid, current_setting('request.jwt.claims', true) as claims")
+			expect(rows).toEqual([{ role: owner, uid: null, claims: expect.toSatisfy((v: unknown) => v === null || v === '') }])
+		}
+	})
+
+	test('asUser refuses malformed claims before touching the database', async () => {
+		const db = getDb()
+		await expect(asUser(db, { sub: 'not-a-uuid', role: 'authenticated' }, async () => null)).rejects.toThrow(TypeError)
+		await expect(
+			asUser(db, { sub: '00000000-0000-4000-8000-000000000000', role: 'service_role' as 'authenticated' }, async () => null),
+		).rejects.toThrow(TypeError)
+	})
+
+	test('int8 comes back as a number on both engines, and refuses to lose precision', async () => {
+		const db = getDb()
+		const { rows } = await db.query('select 2500::int8 as coins, array[1, 2]::int8[] as list, count(*) as n from (values (1)) v(x)')
+		expect(rows).toEqual([{ coins: 2500, list: [1, 2], n: 1 }])
+		await expect(db.query('select 9007199254740993::int8 as too_big')).rejects.toThrow(RangeError)
+	})
+
+	test('toAppError keeps error- codes and known constraint violations, and nothing else', async () => {
+		const db = getDb()
+		const raised = await rejectionOf(db.query("do $$ begin raise exception 'error-session-not-active'; end $$"))
+		const mapped = toAppError(raised)
+		expect(mapped).toBeInstanceOf(DbError)
+		expect(mapped?.code).toBe('error-session-not-active')
+
+		const a = await createAuthUser(db)
+		const b = await createAuthUser(db)
+		await db.query(`insert into public.profiles (id, username) values ($1, 'same')`, [a])
+		const duplicate = await rejectionOf(db.query(`insert into public.profiles (id, username) values ($1, 'same')`, [b]))
+		expect(toAppError(duplicate)?.code).toBe('error-username-taken')
+		const invalid = await rejectionOf(db.query(`insert into public.profiles (id, username) values ($1, 'No Way')`, [b]))
+		expect(toAppError(invalid)?.code).toBe('error-invalid-username')
+
+		expect(toAppError(await rejectionOf(db.query('select 1/0')))).toBeNull()
+		expect(toAppError(await rejectionOf(db.query("do $$ begin raise exception 'error-Bad Format!'; end $$")))).toBeNull()
+		expect(toAppError(new Error('error-looks-like-one'))).toBeNull()
+		expect(toAppError('error-string')).toBeNull()
+	})
+})

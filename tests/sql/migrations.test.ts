@@ -1,0 +1,146 @@
+import path from 'node:path'
+import { describe, expect, test } from 'vitest'
+import { createDatabase } from '#app/db/database.server'
+import { listMigrations, migrate } from '#app/db/migrate.server'
+import { DEMO_BALANCE, DEMO_SESSIONS, DEMO_USERS, seedDemoData } from '#app/db/seed.server'
+import { createEmptyDatabase, DATABASE_KINDS, describeEachDatabase } from '#tests/support/databases'
+
+const migrationsDir = path.join(process.cwd(), 'supabase', 'migrations')
+
+for (const kind of DATABASE_KINDS) {
+	describe(`migrate() from scratch [${kind}]`, () => {
+		test('applies every migration once and records it like the Supabase CLI', async () => {
+			const { db, dispose } = await createEmptyDatabase(kind)
+			try {
+				const files = await listMigrations(migrationsDir)
+				expect(files.length).toBeGreaterThan(0)
+
+				const first = await migrate(db, { platform: 'local' })
+				expect(first).toEqual(files.map((f) => f.version))
+
+				// The shim is idempotent and runs again; the migrations do not.
+				const second = await migrate(db, { platform: 'local' })
+				expect(second).toEqual([])
+
+				const { rows } = await db.query<{ version: string; name: string; statements: string[] }>(
+					'select version, name, statements from supabase_migrations.schema_migrations order by version',
+				)
+				expect(rows.map((r) => ({ version: r.version, name: r.name }))).toEqual(
+					files.map((f) => ({ version: f.version, name: f.name })),
+				)
+				expect(rows.every((r) => r.statements.length === 1 && r.statements[0]!.length > 0)).toBe(true)
+			} finally {
+				await dispose()
+			}
+		})
+
+		test('two concurrent migrate() calls apply each migration exactly once', async () => {
+			const { db, url, dispose } = await createEmptyDatabase(kind)
+			// On Postgres the second caller gets its own pool, like a second process.
+			const other = url ? await createDatabase({ url, poolSize: 2 }) : db
+			try {
+				const [a, b] = await Promise.all([migrate(db, { platform: 'local' }), migrate(other, { platform: 'local' })])
+				const files = await listMigrations(migrationsDir)
+				expect([...a, ...b].sort()).toEqual(files.map((f) => f.version).sort())
+				const { rows } = await db.query<{ n: number }>('select count(*)::int as n from supabase_migrations.schema_migrations')
+				expect(rows[0]?.n).toBe(files.length)
+			} finally {
+				if (other !== db) await other.close()
+				await dispose()
+			}
+		})
+
+		test('a failing migration rolls back entirely and is not recorded', async () => {
+			const { db, dispose } = await createEmptyDatabase(kind)
+			const { mkdtemp, mkdir, writeFile, cp, rm } = await import('node:fs/promises')
+			const { tmpdir } = await import('node:os')
+			const dir = await mkdtemp(path.join(tmpdir(), 'dareboost-migrate-'))
+			try {
+				await cp(path.join(process.cwd(), 'supabase', 'local-shim'), path.join(dir, 'local-shim'), { recursive: true })
+				await mkdir(path.join(dir, 'migrations'))
+				await writeFile(path.join(dir, 'migrations', '20000101000000_ok.sql'), 'create table public.ok (id int);')
+				await writeFile(
+					path.join(dir, 'migrations', '20000101000001_broken.sql'),
+					'create table public.half (id int);\nselect 1/0;',
+				)
+				await expect(migrate(db, { platform: 'local', dir })).rejects.toThrow(/20000101000001_broken\.sql/)
+				const { rows } = await db.query<{ version: string }>('select version from supabase_migrations.schema_migrations')
+				expect(rows.map((r) => r.version)).toEqual(['20000101000000'])
+				const tables = await db.query<{ name: string | null }>("select to_regclass('public.half')::text as name")
+				expect(tables.rows[0]?.name).toBeNull()
+			} finally {
+				await rm(dir, { recursive: true, force: true })
+				await dispose()
+			}
+		})
+	})
+}
+
+describeEachDatabase('schema guarantees', (getDb) => {
+	test('every table in public has row-level security enabled', async () => {
+		const { rows } = await getDb().query<{ relname: string }>(
+			`select c.relname from pg_class c join pg_namespace n on n.oid = c.relnamespace
+			 where n.nspname = 'public' and c.relkind in ('r', 'p') and not c.relrowsecurity`,
+		)
+		expect(rows).toEqual([])
+	})
+
+	test('every security definer function in public pins its search_path', async () => {
+		const { rows } = await getDb().query<{ proname: string }>(
+			`select p.proname from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+			 where n.nspname = 'public' and p.prosecdef
+			   and not exists (select 1 from unnest(coalesce(p.proconfig, '{}')) c where c like 'search_path=%')`,
+		)
+		expect(rows).toEqual([])
+	})
+
+	test('no API role can write wallets or consents directly', async () => {
+		const { rows } = await getDb().query<{ grantee: string; table_name: string; privilege_type: string }>(
+			`select grantee, table_name, privilege_type from information_schema.role_table_grants
+			 where table_schema = 'public' and table_name in ('wallets', 'consents', 'sessions', 'creator_profiles')
+			   and grantee in ('anon', 'authenticated') and privilege_type <> 'SELECT'`,
+		)
+		expect(rows).toEqual([])
+	})
+})
+
+describeEachDatabase('seedDemoData', (getDb) => {
+	const snapshot = async () => {
+		const db = getDb()
+		const q = async (sql: string) => (await db.query(sql)).rows
+		return {
+			users: await q('select id, email, email_confirmed_at is not null as confirmed from auth.users order by id'),
+			profiles: await q('select id, username from public.profiles order by id'),
+			wallets: await q('select id, balance from public.wallets order by id'),
+			creators: await q('select id, twitch_channel, youtube_channel, kick_channel from public.creator_profiles order by id'),
+			sessions: await q('select id, creator_id, status, title, platform, channel, created_at, ended_at from public.sessions order by id'),
+		}
+	}
+
+	test('creates the demo accounts, channels and sessions', async () => {
+		await seedDemoData(getDb())
+		const s = await snapshot()
+		expect(s.users).toHaveLength(4)
+		expect(s.users.every((u) => u.confirmed === true)).toBe(true)
+		expect(s.profiles.map((p) => p.username).sort()).toEqual(Object.values(DEMO_USERS).map((u) => u.username).sort())
+		expect(s.wallets.every((w) => w.balance === DEMO_BALANCE)).toBe(true)
+		expect(s.creators).toEqual([
+			{ id: DEMO_USERS.mia.id, twitch_channel: 'mia_plays', youtube_channel: null, kick_channel: null },
+			{ id: DEMO_USERS.lucia.id, twitch_channel: null, youtube_channel: 'lucia_draws', kick_channel: null },
+			{ id: DEMO_USERS.emre.id, twitch_channel: null, youtube_channel: null, kick_channel: 'emre_live' },
+		])
+		const active = s.sessions.filter((x) => x.status === 'active').map((x) => x.id)
+		expect(active.sort()).toEqual([DEMO_SESSIONS.miaLive.id, DEMO_SESSIONS.emreLive.id].sort())
+		expect(s.sessions.find((x) => x.id === DEMO_SESSIONS.miaEnded.id)?.status).toBe('ended')
+		expect(s.sessions.find((x) => x.id === DEMO_SESSIONS.luciaEnded.id)?.status).toBe('ended')
+	})
+
+	test('running it again changes nothing, not even spent balances', async () => {
+		const db = getDb()
+		await seedDemoData(db)
+		await db.query('update public.wallets set balance = 100 where id = $1', [DEMO_USERS.jonas.id])
+		const before = await snapshot()
+		await seedDemoData(db)
+		expect(await snapshot()).toEqual(before)
+	})
+})

@@ -1,0 +1,106 @@
+import { expect, test } from 'vitest'
+import { asUser } from '#app/db/as-user.server'
+import type { Database } from '#app/db/database.server'
+import type { JwtClaims } from '#app/db/as-user.server'
+import { claimsFor, createAuthUser, describeEachDatabase } from '#tests/support/databases'
+
+/**
+ * Whether `claims` may receive broadcasts on `topic`, decided the way Supabase
+ * Realtime decides it when a client joins a private channel
+ * (Realtime.Tenants.Authorization): insert a probe message for the topic
+ * with the service connection, then, as the user with realtime.topic set, see
+ * whether that row is visible. Rolled back either way.
+ */
+async function canReceive(
+	db: Database,
+	claims: JwtClaims | null,
+	topic: string,
+	extension: 'broadcast' | 'presence' = 'broadcast',
+): Promise<boolean> {
+	const rollback = new Error('rollback')
+	let visible = false
+	await db
+		.transaction(async (tx) => {
+			const { rows } = await tx.query<{ id: string }>(
+				'insert into realtime.messages (topic, extension) values ($1, $2) returning id',
+				[topic, extension],
+			)
+			await tx.query(
+				"select set_config('role', $1, true), set_config('realtime.topic', $2, true), set_config('request.jwt.claims', $3, true)",
+				[claims ? 'authenticated' : 'anon', topic, JSON.stringify(claims ?? { role: 'anon' })],
+			)
+			const seen = await tx.query('select id from realtime.messages where topic = $1 and id = $2', [topic, rows[0]?.id])
+			visible = seen.rows.length === 1
+			throw rollback
+		})
+		.catch((error: unknown) => {
+			if (error !== rollback) throw error
+		})
+	return visible
+}
+
+describeEachDatabase('realtime', (getDb) => {
+	test('realtime.send() stores a private broadcast and sets realtime.topic, as on Supabase', async () => {
+		const db = getDb()
+		const { rows } = await db.transaction(async (tx) => {
+			await tx.query(`select realtime.send('{"balance": 700}'::jsonb, 'balance', 'wallets_x')`)
+			return tx.query<{ topic: string; in_tx: string }>(`select realtime.topic() as topic, current_setting('realtime.topic') as in_tx`)
+		})
+		expect(rows).toEqual([{ topic: 'wallets_x', in_tx: 'wallets_x' }])
+
+		const stored = await db.query<{ topic: string; event: string; extension: string; private: boolean; payload: Record<string, unknown>; id: string }>(
+			'select topic, event, extension, private, payload, id from realtime.messages',
+		)
+		expect(stored.rows).toHaveLength(1)
+		const message = stored.rows[0]
+		expect(message).toMatchObject({ topic: 'wallets_x', event: 'balance', extension: 'broadcast', private: true })
+		// Supabase adds the message id to the payload (clients de-duplicate on it).
+		expect(message?.payload).toEqual({ balance: 700, id: message?.id })
+	})
+
+	test('a broadcast sent in a transaction that rolls back is never stored', async () => {
+		const db = getDb()
+		await db
+			.transaction(async (tx) => {
+				await tx.query(`select realtime.send('{}'::jsonb, 'e', 'wallets_x', false)`)
+				throw new Error('abort')
+			})
+			.catch(() => {})
+		expect((await db.query('select * from realtime.messages')).rows).toEqual([])
+	})
+
+	test('realtime.send() by a user without an insert policy stores nothing and does not fail, as on Supabase', async () => {
+		const db = getDb()
+		const a = await createAuthUser(db)
+		// Supabase downgrades a failed send to a WARNING so the sender's
+		// transaction goes on; broadcasts must come from definer-rights code.
+		await asUser(db, claimsFor(a), (tx) => tx.query(`select realtime.send('{}'::jsonb, 'balance', $1)`, [`wallets_${a}`]))
+		expect((await db.query('select * from realtime.messages')).rows).toEqual([])
+	})
+
+	test('only user X may receive on wallets_X', async () => {
+		const db = getDb()
+		const a = await createAuthUser(db)
+		const b = await createAuthUser(db)
+		expect(await canReceive(db, claimsFor(a), `wallets_${a}`)).toBe(true)
+		expect(await canReceive(db, claimsFor(b), `wallets_${b}`)).toBe(true)
+		expect(await canReceive(db, claimsFor(a), `wallets_${b}`)).toBe(false)
+		expect(await canReceive(db, null, `wallets_${a}`)).toBe(false)
+		// Only broadcast: presence on a wallet topic is not granted.
+		expect(await canReceive(db, claimsFor(a), `wallets_${a}`, 'presence')).toBe(false)
+		// Other topics are not opened by this policy.
+		expect(await canReceive(db, claimsFor(a), `session_updates_${a}`)).toBe(false)
+	})
+
+	test("joined to their own wallet topic, a user still cannot read another wallet's stored broadcasts", async () => {
+		const db = getDb()
+		const a = await createAuthUser(db)
+		const b = await createAuthUser(db)
+		await db.query(`select realtime.send('{"balance": 1}'::jsonb, 'balance', $1)`, [`wallets_${b}`])
+		const { rows } = await asUser(db, claimsFor(a), async (tx) => {
+			await tx.query("select set_config('realtime.topic', $1, true)", [`wallets_${a}`])
+			return tx.query(`select * from realtime.messages where topic = $1`, [`wallets_${b}`])
+		})
+		expect(rows).toEqual([])
+	})
+})
