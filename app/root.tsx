@@ -22,8 +22,14 @@ import { getLocale, i18nextMiddleware, messagesVersion } from '#app/i18n/i18next
 import { DEFAULT_LOCALE, localeFromPath, type Locale } from '#app/i18n/locales'
 import { localeCookieMiddleware, viewerMiddleware } from '#app/root.middleware.server'
 import appStylesHref from '#app/styles/app.css?url'
+import { sameOriginMiddleware } from '#app/utils/same-origin.server'
 
-export const middleware: Route.MiddlewareFunction[] = [i18nextMiddleware, localeCookieMiddleware, viewerMiddleware]
+export const middleware: Route.MiddlewareFunction[] = [
+	i18nextMiddleware,
+	sameOriginMiddleware,
+	localeCookieMiddleware,
+	viewerMiddleware,
+]
 
 export const links: Route.LinksFunction = () => [
 	{ rel: 'stylesheet', href: appStylesHref },

@@ -9,13 +9,20 @@ import { PageTitle } from './page-title'
  * back home. Following the link leaves the errored route, which clears the
  * error boundary.
  */
+function isCrossSite(data: unknown): boolean {
+	return typeof data === 'object' && data !== null && 'kind' in data && data.kind === 'cross-site'
+}
+
 export function ErrorPage({ status, data }: { status: number; data: unknown }) {
 	const { t } = useTranslation()
 	const location = useLocation()
 	const locale = localeFromPath(location.pathname) ?? DEFAULT_LOCALE
 	const notFound = status === 404
-	const title = notFound ? t('error.not-found-title') : t('error.title')
-	const message = isNotFoundData(data)
+	const crossSite = status === 403 && isCrossSite(data)
+	const title = notFound ? t('error.not-found-title') : crossSite ? t('error.forbidden-title') : t('error.title')
+	const message = crossSite
+		? t('error.cross-site')
+		: isNotFoundData(data)
 		? t(data.kind === 'invalid-route' ? 'error.invalid-route' : 'error.not-found', { path: data.path })
 		: notFound
 			? t('error.not-found', { path: location.pathname })

@@ -37,3 +37,15 @@ test.describe('404s', () => {
 		await expect(page.getByRole('heading', { level: 1 })).toHaveText(tr('tr', 'home.heading'))
 	})
 })
+
+test.describe('cross-site requests', () => {
+	test('a form posted from another site is refused before any action runs', async ({ request }) => {
+		const response = await request.post('/en/login', {
+			headers: { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+			form: { email: 'a@b.co', password: 'whatever' },
+			maxRedirects: 0,
+		})
+		expect(response.status()).toBe(403)
+		expect(await response.text()).toContain(tr('en', 'error.cross-site'))
+	})
+})

@@ -1,0 +1,23 @@
+import { expect, test } from 'vitest'
+import { SignUpSchema, UsernameSchema } from './schemas'
+
+test('sign-up: valid e-mail, password 6 to 100, inputs at most 100 (spec section 5)', () => {
+	expect(SignUpSchema.safeParse({ email: ' mia@example.com ', password: '123456' }).data).toEqual({
+		email: 'mia@example.com',
+		password: '123456',
+	})
+	const issues = (input: unknown) => SignUpSchema.safeParse(input).error?.issues.map((i) => i.message) ?? []
+	expect(issues({ email: 'not-an-email', password: '123456' })).toEqual(['validation.email-invalid'])
+	expect(issues({ email: `${'a'.repeat(95)}@x.com`, password: '123456' })).toEqual(['validation.email-too-long'])
+	expect(issues({ email: 'a@b.co', password: '12345' })).toEqual(['validation.password-too-short'])
+	expect(issues({ email: 'a@b.co', password: 'x'.repeat(101) })).toEqual(['validation.password-too-long'])
+	expect(issues({ email: 'a@b.co', password: 'x'.repeat(100) })).toEqual([])
+})
+
+test('usernames are lower-cased, 1 to 30 of a-z 0-9 . _', () => {
+	expect(UsernameSchema.parse('Mia.Plays_1')).toBe('mia.plays_1')
+	expect(UsernameSchema.safeParse('').error?.issues[0]?.message).toBe('validation.username-required')
+	expect(UsernameSchema.safeParse('a'.repeat(31)).error?.issues[0]?.message).toBe('validation.username-too-long')
+	expect(UsernameSchema.safeParse('mia-plays').error?.issues[0]?.message).toBe('validation.username-invalid')
+	expect(UsernameSchema.safeParse('müller').error?.issues[0]?.message).toBe('validation.username-invalid')
+})
