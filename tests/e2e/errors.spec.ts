@@ -48,7 +48,8 @@ test.describe('cross-site requests', () => {
 		})
 		expect(foreignOrigin.status()).toBe(400)
 		// No Origin but the browser says cross-site (or a foreign Referer): ours (403, translated).
-		for (const headers of [{ 'sec-fetch-site': 'cross-site' }, { referer: 'https://evil.example/page' }]) {
+		const refused: Array<Record<string, string>> = [{ 'sec-fetch-site': 'cross-site' }, { referer: 'https://evil.example/page' }]
+		for (const headers of refused) {
 			const response = await request.post('/de/login', { headers, form: { email: 'a@b.co' }, maxRedirects: 0 })
 			expect(response.status()).toBe(403)
 			expect(await response.text()).toContain(tr('de', 'error.cross-site'))
