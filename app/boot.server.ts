@@ -1,3 +1,6 @@
+import { randomBytes } from 'node:crypto'
+import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { dirname } from 'node:path'
 import { createDatabase, type Database } from '#app/db/database.server'
 import { migrate } from '#app/db/migrate.server'
 import { seedDemoData } from '#app/db/seed.server'
@@ -12,6 +15,9 @@ import { createPlatform } from '#app/platform/index.server'
  */
 export async function boot(log: (line: string) => void = console.log): Promise<AppServices> {
 	const env = initEnv(process.env)
+	if (env.PLATFORM === 'local' && !env.DATABASE_URL && !env.BETTER_AUTH_SECRET) {
+		env.BETTER_AUTH_SECRET = await embeddedAuthSecret(`${env.PGLITE_DATA_DIR.replace(/\/+$/, '')}.auth-secret`)
+	}
 	const db: Database = await createDatabase(
 		env.DATABASE_URL ? { url: env.DATABASE_URL } : { dataDir: env.PGLITE_DATA_DIR },
 	)
@@ -25,4 +31,22 @@ export async function boot(log: (line: string) => void = console.log): Promise<A
 		log('demo data: ready')
 	}
 	return { env, db, platform: await createPlatform(env, db) }
+}
+
+/**
+ * The embedded default's auth secret: random, created once and kept next to
+ * the PGlite data (owner-only), so `npm start` needs no configuration and
+ * restarts keep everyone signed in. A server deployment sets its own.
+ */
+async function embeddedAuthSecret(file: string): Promise<string> {
+	try {
+		const existing = (await readFile(file, 'utf8')).trim()
+		if (existing.length >= 32) return existing
+	} catch {
+		// not created yet
+	}
+	const secret = randomBytes(48).toString('base64url')
+	await mkdir(dirname(file), { recursive: true })
+	await writeFile(file, `${secret}\n`, { mode: 0o600 })
+	return secret
 }

@@ -54,3 +54,10 @@ test('only the allow-list reaches the browser', () => {
 		['CREATOR_AGREEMENT_VERSION', 'PLATFORM', 'SUPABASE_ANON_KEY', 'SUPABASE_URL', 'TERMS_VERSION'].sort(),
 	)
 })
+
+test('the development mailbox is on only on a loopback origin without SMTP', () => {
+	expect(parseEnv({}).DEV_MAILBOX).toBe(true)
+	expect(parseEnv({ APP_URL: 'https://dares.example' }).DEV_MAILBOX).toBe(false)
+	expect(parseEnv({ SMTP_URL: 'smtp://127.0.0.1:2525' }).DEV_MAILBOX).toBe(false)
+	expect(parseEnv({ APP_URL: 'https://dares.example', DEV_MAILBOX: 'true' }).DEV_MAILBOX).toBe(true)
+})

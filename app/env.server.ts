@@ -44,6 +44,19 @@ const variables = z.object({
 		SUPABASE_ANON_KEY: z.string().min(1).optional(),
 		SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
 		MAIL_FROM: z.string().min(3).default('Dareboost <no-reply@localhost>'),
+		/** Serve /dev/mailbox (the mails kept when no SMTP is set). */
+		DEV_MAILBOX: booleanish.optional(),
+		/** Signs sessions, mail links and OAuth state (local platform); at least 32 characters. */
+		BETTER_AUTH_SECRET: z.string().min(32).optional(),
+		/** Reverse proxies in front of the app that append to X-Forwarded-For (0: ignore the header). */
+		TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+		GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+		GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+		GOOGLE_ISSUER: z.url().optional(),
+		TWITCH_CLIENT_ID: z.string().min(1).optional(),
+		TWITCH_CLIENT_SECRET: z.string().min(1).optional(),
+		TWITCH_ISSUER: z.url().optional(),
+		TWITCH_API_URL: z.url().optional(),
 		LOCALE_DOMAINS: localeDomains.default({}),
 		TERMS_VERSION: z.string().regex(/^[\w.-]{1,32}$/).default('2026-11-01'),
 		CREATOR_AGREEMENT_VERSION: z.string().regex(/^[\w.-]{1,32}$/).default('2026-11-01'),
@@ -65,9 +78,14 @@ const schema = variables
 	})
 	.transform((env) => {
 		const embedded = env.PLATFORM === 'local' && !env.DATABASE_URL
+		const appUrl = env.APP_URL ?? `http://localhost:${env.PORT}`
+		const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(new URL(appUrl).hostname)
 		return {
 			...env,
-			APP_URL: env.APP_URL ?? `http://localhost:${env.PORT}`,
+			APP_URL: appUrl,
+			// The mailbox shows every confirmation and reset link: only on a
+			// developer's machine unless the operator says otherwise.
+			DEV_MAILBOX: env.DEV_MAILBOX ?? (!env.SMTP_URL && env.PLATFORM === 'local' && loopback),
 			MIGRATE_ON_START: env.MIGRATE_ON_START ?? env.PLATFORM === 'local',
 			DEMO_DATA: env.DEMO_DATA ?? embedded,
 			isProduction: env.NODE_ENV === 'production',

@@ -12,16 +12,20 @@ import {
 } from 'react-router'
 import { getToast } from 'remix-toast'
 import type { Route } from './+types/root'
+import { AccountGateDialog } from '#app/components/account-gate'
 import { ErrorPage } from '#app/components/error-page'
 import { SiteFooter } from '#app/components/site-footer'
 import { SiteHeader } from '#app/components/site-header'
 import { Toasts } from '#app/components/toasts'
-import { servicesContext } from '#app/context.server'
+import { servicesContext, viewerContext } from '#app/context.server'
 import { publicEnv } from '#app/env.server'
 import { getLocale, i18nextMiddleware, messagesVersion } from '#app/i18n/i18next.server'
 import { DEFAULT_LOCALE, localeFromPath, type Locale } from '#app/i18n/locales'
 import { localeCookieMiddleware, viewerMiddleware } from '#app/root.middleware.server'
 import appStylesHref from '#app/styles/app.css?url'
+import { hidesAuthDialogs } from '#app/modules/auth/gate'
+import { accountGate } from '#app/modules/auth/gate.server'
+import { queryAsViewer } from '#app/utils/db.server'
 import { sameOriginMiddleware } from '#app/utils/same-origin.server'
 
 export const middleware: Route.MiddlewareFunction[] = [
@@ -40,9 +44,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	const locale = getLocale(context) as Locale
 	const { env } = context.get(servicesContext)
 	const { toast, headers } = await getToast(request)
+	const viewer = context.get(viewerContext)
+	const account = viewer
+		? await queryAsViewer(context, async (tx) => {
+				const { username, gate } = await accountGate(tx, env.TERMS_VERSION, env.CREATOR_AGREEMENT_VERSION)
+				return { email: viewer.email, username, gate }
+			})
+		: null
 	return data(
 		{
 			locale,
+			account,
 			messagesVersion: messagesVersion[locale],
 			toast: toast ? { type: toast.type, message: toast.message, description: toast.description ?? null } : null,
 			env: publicEnv(env),
@@ -70,11 +82,14 @@ export function Layout({ children }: { children: React.ReactNode }) {
 				<a className="skip-link" href="#main">
 					{t('nav.skip-to-content')}
 				</a>
-				<SiteHeader locale={locale} />
+				<SiteHeader locale={locale} account={rootData?.account ?? null} />
 				<main id="main" tabIndex={-1}>
 					{children}
 				</main>
 				<SiteFooter locale={locale} />
+				{rootData?.account?.gate && !hidesAuthDialogs(location.pathname) ? (
+					<AccountGateDialog gate={rootData.account.gate} locale={locale} termsVersion={rootData.env.TERMS_VERSION} />
+				) : null}
 				<Toasts toast={rootData?.toast ?? null} />
 				<ScrollRestoration />
 				<Scripts />

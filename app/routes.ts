@@ -8,6 +8,12 @@ import { type RouteConfig, index, route } from '@react-router/dev/routes'
 export default [
 	index('routes/root-redirect.tsx'),
 	route('_i18n/:locale/messages.json', 'routes/i18n-messages.ts'),
+	route('dev/mailbox', 'routes/dev-mailbox.tsx'),
+	route('api/auth/create', 'routes/api/auth-create.ts'),
+	route('api/auth/consent', 'routes/api/auth-consent.ts'),
+	route('api/auth/delete', 'routes/api/auth-delete.ts'),
+	route('api/auth/username', 'routes/api/auth-username.ts'),
+	route('api/auth/provider/*', 'routes/api/auth-provider.ts'),
 	route(':lang', 'routes/lang.tsx', [
 		index('routes/home.tsx'),
 		route('shop', 'routes/shop.tsx'),
@@ -20,6 +26,7 @@ export default [
 		route('password-reset', 'routes/password-reset.tsx'),
 		route('login', 'routes/login.tsx'),
 		route('settings', 'routes/settings.tsx'),
+		route('logout', 'routes/logout.ts'),
 		route('session/:id', 'routes/session.tsx'),
 		route('overlay/:sessionId', 'routes/overlay.tsx'),
 		route(':platform/:channel', 'routes/channel.tsx'),

@@ -1,9 +1,11 @@
 import { useTranslation } from 'react-i18next'
-import { Link, NavLink } from 'react-router'
+import { Form, Link, NavLink } from 'react-router'
 import type { Locale } from '#app/i18n/locales'
 import { LanguageSwitcher } from './language-switcher'
 
-export function SiteHeader({ locale }: { locale: Locale }) {
+export type HeaderAccount = { email: string | null; username: string | null }
+
+export function SiteHeader({ locale, account }: { locale: Locale; account: HeaderAccount | null }) {
 	const { t } = useTranslation()
 	return (
 		<header className="site-header">
@@ -21,6 +23,22 @@ export function SiteHeader({ locale }: { locale: Locale }) {
 			</nav>
 			<div className="site-header__end">
 				<LanguageSwitcher locale={locale} />
+				{account ? (
+					<>
+						<Link to={`/${locale}/settings`} className="account-name">
+							{account.username ?? account.email ?? t('nav.settings')}
+						</Link>
+						<Form method="post" action={`/${locale}/logout`}>
+							<button type="submit" className="button button--ghost">
+								{t('auth.sign-out')}
+							</button>
+						</Form>
+					</>
+				) : (
+					<Link to={`/${locale}/login`} className="button button--primary">
+						{t('nav.sign-in')}
+					</Link>
+				)}
 			</div>
 		</header>
 	)

@@ -12,8 +12,21 @@ import pg from 'pg'
  * string; timestamptz as Date; json/jsonb parsed.
  */
 
+export interface QueryResult<T> {
+	rows: T[]
+	/**
+	 * The statement's command tag (SELECT, INSERT, UPDATE, DELETE, MERGE, ...)
+	 * and the row count it reports: rows returned by a SELECT, rows changed by
+	 * a data-modifying statement (which returns no rows without RETURNING).
+	 * Query builders need them to report affected rows (app/auth/local's
+	 * Kysely driver); undefined when the engine did not say.
+	 */
+	command?: string
+	rowCount?: number
+}
+
 export interface Queryable {
-	query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<{ rows: T[] }>
+	query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<QueryResult<T>>
 }
 
 /** A transaction's handle. `exec` runs multi-statement SQL (migrations). */
@@ -80,6 +93,10 @@ export async function createPGliteDatabase(dataDir?: string): Promise<Database> 
 	return wrapPGlite(pglite)
 }
 
+function pgliteResult<T>(result: { rows: T[]; command?: string; rowCount?: number }): QueryResult<T> {
+	return { rows: result.rows, command: result.command, rowCount: result.rowCount }
+}
+
 function wrapPGlite(pglite: PGlite): Database {
 	// PGlite already queues its own calls; this queue additionally makes
 	// "exec, then roll back if it left a transaction open" one step, so no
@@ -96,7 +113,7 @@ function wrapPGlite(pglite: PGlite): Database {
 		query<T>(text: string, params?: unknown[]) {
 			return serial(async () => {
 				const result = await pglite.query<T>(text, params)
-				return { rows: result.rows }
+				return pgliteResult(result)
 			})
 		},
 		transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
@@ -107,7 +124,7 @@ function wrapPGlite(pglite: PGlite): Database {
 					fn({
 						async query<R>(text: string, params?: unknown[]) {
 							const result = await tx.query<R>(text, params)
-							return { rows: result.rows }
+							return pgliteResult(result)
 						},
 						async exec(sql: string) {
 							await tx.exec(sql)
@@ -160,6 +177,10 @@ function mapNested(value: unknown, fn: (element: unknown) => unknown): unknown {
 	return value === null ? null : fn(value)
 }
 
+function pgResult<T>(result: pg.QueryResult): QueryResult<T> {
+	return { rows: result.rows as T[], command: result.command, rowCount: result.rowCount ?? undefined }
+}
+
 function createPostgresDatabase(url: string, poolSize = 10): Database {
 	const pool = new pg.Pool({ connectionString: url, max: poolSize, types: pgTypes })
 	// An idle client that loses its connection (server restart, network) emits
@@ -171,7 +192,7 @@ function createPostgresDatabase(url: string, poolSize = 10): Database {
 		kind: 'postgres',
 		async query<T>(text: string, params?: unknown[]) {
 			const result = await pool.query(text, params)
-			return { rows: result.rows as T[] }
+			return pgResult<T>(result)
 		},
 		async transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
 			const client = await pool.connect()
@@ -181,7 +202,7 @@ function createPostgresDatabase(url: string, poolSize = 10): Database {
 				const value = await fn({
 					async query<R>(text: string, params?: unknown[]) {
 						const result = await client.query(text, params)
-						return { rows: result.rows as R[] }
+						return pgResult<R>(result)
 					},
 					async exec(sql: string) {
 						await client.query(sql)

@@ -1,4 +1,5 @@
 import type { JwtClaims } from '#app/db/as-user.server'
+import type { Locale } from '#app/i18n/locales'
 
 /**
  * What differs between the two platforms sits behind these three small
@@ -41,9 +42,70 @@ export interface RealtimeAdapter {
 	clientConfig(origin: string): { url: string; apiKey: string }
 }
 
+/**
+ * Why an account operation was refused. `code` is shown through the
+ * translation key errors.<code> (spec section 8); `status` is the HTTP status
+ * a route should answer with; `reasons` carries details the message needs
+ * (the seconds left for error-rate-limited, what a weak password lacks).
+ */
+export type AuthErrorCode =
+	| 'error-invalid-credentials'
+	| 'error-email-not-confirmed'
+	| 'error-weak-password'
+	| 'error-invalid-email'
+	| 'error-rate-limited'
+	| 'error-identity-already-exists'
+	| 'error-identity-not-found'
+	| 'error-session-not-found'
+	| 'error-connection'
+	| 'error-invalid-token'
+	| 'error-invalid-totp'
+	| 'error-not-authenticated'
+	| 'error-single-identity-not-deletable'
+	| 'error-unknown'
+
+export interface AuthFailure {
+	code: AuthErrorCode
+	status: number
+	reasons?: string[]
+}
+
+/** `headers`: Set-Cookie and the like, to put on the response whatever the outcome. */
+export type AuthResult<T = null> = ({ ok: true; data: T } | { ok: false; error: AuthFailure }) & { headers: Headers }
+
+/**
+ * Sign-up, sign-in and everything around an account, as route actions use
+ * it. The caller has already checked that a state-changing request is a
+ * same-origin POST; methods read only cookies (and, where the deployment
+ * trusts proxies, X-Forwarded-For) from `request`.
+ */
+export interface AccountService {
+	/** Answers the same whether or not the address already has an account. */
+	signUp(request: Request, input: { email: string; password: string; locale: Locale; redirectTo: string }): Promise<AuthResult>
+	/** Answers the same whether or not the address has an unconfirmed account; 60-second cooldown per address. */
+	resendConfirmation(request: Request, input: { email: string; locale: Locale; redirectTo: string }): Promise<AuthResult>
+	/** Reads the confirmation link's query (token, redirect-to); signs the user in the first time. */
+	confirmEmail(request: Request): Promise<AuthResult<{ redirectTo: string }>>
+	signIn(request: Request, input: { email: string; password: string }): Promise<AuthResult<{ totpRequired: boolean }>>
+	/** A 6-digit TOTP or a recovery code; completes a sign-in that needed it. */
+	verifySignInTotp(request: Request, input: { code: string }): Promise<AuthResult>
+	signOut(request: Request): Promise<AuthResult>
+	/** Answers the same whether or not the address has an account. */
+	requestPasswordReset(request: Request, input: { email: string; locale: Locale; redirectTo: string }): Promise<AuthResult>
+	resetPassword(request: Request, input: { token: string; password: string }): Promise<AuthResult>
+	startOAuth(request: Request, input: { provider: 'google' | 'twitch'; redirectTo: string }): Promise<AuthResult<{ url: string }>>
+	enrollTotp(request: Request, input: { password: string }): Promise<AuthResult<{ uri: string; secret: string; recoveryCodes: string[] }>>
+	confirmTotpEnrollment(request: Request, input: { code: string }): Promise<AuthResult>
+	disableTotp(request: Request, input: { password: string }): Promise<AuthResult>
+	deleteAccount(request: Request): Promise<AuthResult>
+	/** Provider-owned HTTP endpoints (OAuth callbacks) under /api/auth/provider/*: a Response, or null when the path is not theirs. */
+	handle(request: Request): Promise<Response | null>
+}
+
 export interface Platform {
 	readonly name: 'local' | 'supabase'
 	readonly auth: AuthAdapter
 	readonly mail: MailAdapter
 	readonly realtime: RealtimeAdapter
+	readonly accounts: AccountService
 }

@@ -1,7 +1,171 @@
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from 'react-i18next'
-import { StaticPage } from '#app/components/static-page'
+import { data, Form, Link, redirect, useSearchParams } from 'react-router'
+import { redirectWithSuccess } from 'remix-toast'
+import type { Route } from './+types/login'
+import { ErrorList, Field, SubmitButton } from '#app/components/forms'
+import { PageTitle } from '#app/components/page-title'
+import { TermsDisclaimer } from '#app/components/terms-disclaimer'
+import { servicesContext, viewerContext } from '#app/context.server'
+import { getInstance } from '#app/i18n/i18next.server'
+import { clearReturnPath, returnPath } from '#app/modules/auth/return-path.server'
+import { SignInSchema, TotpCodeSchema } from '#app/modules/auth/schemas'
 
-export default function LoginPage() {
+export function loader({ request, context }: Route.LoaderArgs) {
+	// Already signed in: nothing to do here.
+	if (context.get(viewerContext)) throw redirect(returnPath(request))
+	return null
+}
+
+function withHeaders(headers: Headers, extra: Headers | undefined) {
+	extra?.forEach((value, key) => headers.append(key, value))
+	return headers
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+	const { accounts } = context.get(servicesContext).platform
+	const t = getInstance(context).t
+	const formData = await request.formData()
+	const intent = formData.get('intent')
+	const next = returnPath(request, formData.get('redirectTo')?.toString())
+
+	if (intent === 'oauth') {
+		const provider = formData.get('provider')
+		if (provider !== 'google' && provider !== 'twitch') throw data(null, { status: 400 })
+		const result = await accounts.startOAuth(request, { provider, redirectTo: next })
+		if (!result.ok) return data({ intent, result: null, error: result.error.code }, { status: result.error.status, headers: result.headers })
+		return redirect(result.data.url, { headers: result.headers })
+	}
+
+	if (intent === 'totp') {
+		const submission = parseWithZod(formData, { schema: TotpCodeSchema })
+		if (submission.status !== 'success') return data({ intent, result: submission.reply(), error: null }, { status: 400 })
+		const result = await accounts.verifySignInTotp(request, submission.value)
+		if (!result.ok) {
+			return data(
+				{ intent, result: submission.reply({ formErrors: [result.error.code], resetForm: true }), error: null },
+				{ status: result.error.status, headers: result.headers },
+			)
+		}
+		return redirectWithSuccess(next, t('auth.sign-in-success'), { headers: withHeaders(result.headers, new Headers({ 'set-cookie': clearReturnPath() })) })
+	}
+
+	const submission = parseWithZod(formData, { schema: SignInSchema })
+	if (submission.status !== 'success') {
+		return data({ intent: 'password', result: submission.reply({ hideFields: ['password'] }), error: null }, { status: 400 })
+	}
+	const result = await accounts.signIn(request, submission.value)
+	if (!result.ok) {
+		return data(
+			{ intent: 'password', result: submission.reply({ formErrors: [result.error.code], hideFields: ['password'] }), error: null },
+			{ status: result.error.status, headers: result.headers },
+		)
+	}
+	if (result.data.totpRequired) {
+		const url = new URL(`/${params.lang}/login`, request.url)
+		url.searchParams.set('step', 'totp')
+		url.searchParams.set('redirectTo', next)
+		return redirect(url.pathname + url.search, { headers: result.headers })
+	}
+	return redirectWithSuccess(next, t('auth.sign-in-success'), { headers: withHeaders(result.headers, new Headers({ 'set-cookie': clearReturnPath() })) })
+}
+
+export default function LoginPage({ actionData, params }: Route.ComponentProps) {
 	const { t } = useTranslation()
-	return <StaticPage title={t('pages.login.title')} />
+	const [searchParams] = useSearchParams()
+	const redirectTo = searchParams.get('redirectTo') ?? ''
+	const totpStep = searchParams.get('step') === 'totp'
+	return (
+		<div className="auth-page">
+			<PageTitle title={t('pages.login.title')} />
+			<h1>{t('pages.login.title')}</h1>
+			{totpStep ? (
+				<TotpForm lastResult={actionData?.intent === 'totp' ? actionData.result : null} redirectTo={redirectTo} />
+			) : (
+				<SignInMethods lang={params.lang} redirectTo={redirectTo} actionData={actionData} />
+			)}
+		</div>
+	)
+}
+
+type ActionData = Route.ComponentProps['actionData']
+
+export function SignInMethods({ lang, redirectTo, actionData }: { lang: string; redirectTo: string; actionData: ActionData }) {
+	const { t } = useTranslation()
+	const passwordResult = actionData?.intent === 'password' ? actionData.result : null
+	const [form, fields] = useForm({
+		id: 'sign-in',
+		lastResult: passwordResult,
+		constraint: getZodConstraint(SignInSchema),
+		shouldValidate: 'onBlur',
+		shouldRevalidate: 'onInput',
+		onValidate: ({ formData }) => parseWithZod(formData, { schema: SignInSchema }),
+	})
+	const oauthError = actionData?.intent === 'oauth' ? actionData.error : null
+	return (
+		<>
+			<OAuthButton provider="twitch" redirectTo={redirectTo} label={t('auth.continue-with-twitch')} />
+			<ErrorList errors={oauthError ? [oauthError] : null} />
+			<details className="other-methods" open={Boolean(passwordResult) || undefined}>
+				<summary>{t('auth.other-methods')}</summary>
+				<Form method="post" {...getFormProps(form)} className="stack">
+					<input type="hidden" name="redirectTo" value={redirectTo} />
+					<Field
+						label={t('auth.email')}
+						inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'email', maxLength: 100 }}
+						errors={fields.email.errors}
+					/>
+					<Field
+						label={t('auth.password')}
+						inputProps={{ ...getInputProps(fields.password, { type: 'password' }), autoComplete: 'current-password', maxLength: 100 }}
+						errors={fields.password.errors}
+					/>
+					<ErrorList id={form.errorId} errors={form.errors} />
+					<SubmitButton intent="password">{t('auth.sign-in')}</SubmitButton>
+					<Link to={`/${lang}/password-reset`}>{t('auth.forgot-password')}</Link>
+				</Form>
+				<OAuthButton provider="google" redirectTo={redirectTo} label={t('auth.continue-with-google')} />
+			</details>
+			<TermsDisclaimer variant="continue" />
+			<p>
+				{t('auth.no-account')} <Link to={`/${lang}/register`}>{t('auth.sign-up')}</Link>
+			</p>
+		</>
+	)
+}
+
+function OAuthButton({ provider, redirectTo, label }: { provider: 'google' | 'twitch'; redirectTo: string; label: string }) {
+	return (
+		<Form method="post" className="oauth-form">
+			<input type="hidden" name="provider" value={provider} />
+			<input type="hidden" name="redirectTo" value={redirectTo} />
+			<SubmitButton intent="oauth" className={`button button--${provider}`}>
+				{label}
+			</SubmitButton>
+		</Form>
+	)
+}
+
+function TotpForm({ lastResult, redirectTo }: { lastResult: SubmissionResult<string[]> | null | undefined; redirectTo: string }) {
+	const { t } = useTranslation()
+	const [form, fields] = useForm({
+		id: 'sign-in-totp',
+		lastResult,
+		constraint: getZodConstraint(TotpCodeSchema),
+		onValidate: ({ formData }) => parseWithZod(formData, { schema: TotpCodeSchema }),
+	})
+	return (
+		<Form method="post" {...getFormProps(form)} className="stack">
+			<p>{t('auth.totp-description')}</p>
+			<input type="hidden" name="redirectTo" value={redirectTo} />
+			<Field
+				label={t('auth.totp-code')}
+				inputProps={{ ...getInputProps(fields.code, { type: 'text' }), autoComplete: 'one-time-code', inputMode: 'numeric', autoFocus: true }}
+				errors={fields.code.errors}
+			/>
+			<ErrorList id={form.errorId} errors={form.errors} />
+			<SubmitButton intent="totp">{t('auth.totp-submit')}</SubmitButton>
+		</Form>
+	)
 }

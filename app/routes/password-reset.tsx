@@ -1,7 +1,116 @@
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from 'react-i18next'
-import { StaticPage } from '#app/components/static-page'
+import { data, Form } from 'react-router'
+import { redirectWithSuccess } from 'remix-toast'
+import type { Route } from './+types/password-reset'
+import { ErrorList, Field, SubmitButton } from '#app/components/forms'
+import { PageTitle } from '#app/components/page-title'
+import { servicesContext } from '#app/context.server'
+import { getInstance } from '#app/i18n/i18next.server'
+import type { Locale } from '#app/i18n/locales'
+import { NewPasswordSchema, PasswordResetRequestSchema } from '#app/modules/auth/schemas'
 
-export default function PasswordResetPage() {
+export function loader({ request }: Route.LoaderArgs) {
+	const url = new URL(request.url)
+	const token = url.searchParams.get('token')
+	return { changePassword: url.searchParams.get('changePassword') === 'true' && Boolean(token), token: token ?? '' }
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+	const { accounts } = context.get(servicesContext).platform
+	const t = getInstance(context).t
+	const formData = await request.formData()
+	if (formData.get('intent') === 'change') {
+		const submission = parseWithZod(formData, { schema: NewPasswordSchema })
+		if (submission.status !== 'success') return data({ result: submission.reply({ hideFields: ['password'] }), sent: false }, { status: 400 })
+		const result = await accounts.resetPassword(request, submission.value)
+		if (!result.ok) {
+			return data(
+				{ result: submission.reply({ formErrors: [result.error.code], hideFields: ['password'] }), sent: false },
+				{ status: result.error.status, headers: result.headers },
+			)
+		}
+		return redirectWithSuccess(`/${params.lang}`, t('auth.password-updated'), { headers: result.headers })
+	}
+	const submission = parseWithZod(formData, { schema: PasswordResetRequestSchema })
+	if (submission.status !== 'success') return data({ result: submission.reply(), sent: false }, { status: 400 })
+	const result = await accounts.requestPasswordReset(request, {
+		email: submission.value.email,
+		locale: params.lang as Locale,
+		redirectTo: `/${params.lang}`,
+	})
+	if (!result.ok) {
+		return data({ result: submission.reply({ formErrors: [result.error.code] }), sent: false }, { status: result.error.status, headers: result.headers })
+	}
+	// The same answer whether or not the address has an account.
+	return data({ result: submission.reply({ resetForm: true }), sent: true }, { headers: result.headers })
+}
+
+export default function PasswordResetPage({ loaderData, actionData }: Route.ComponentProps) {
 	const { t } = useTranslation()
-	return <StaticPage title={t('pages.password-reset.title')} />
+	return (
+		<div className="auth-page">
+			<PageTitle title={t('pages.password-reset.title')} />
+			<h1>{t('pages.password-reset.title')}</h1>
+			{loaderData.changePassword ? (
+				<NewPasswordForm token={loaderData.token} lastResult={actionData?.result} />
+			) : actionData?.sent ? (
+				<p role="status" className="notice">
+					{t('auth.reset-sent')}
+				</p>
+			) : (
+				<RequestForm lastResult={actionData?.result} />
+			)}
+		</div>
+	)
+}
+
+type LastResult = SubmissionResult<string[]> | null | undefined
+
+function RequestForm({ lastResult }: { lastResult: LastResult }) {
+	const { t } = useTranslation()
+	const [form, fields] = useForm({
+		id: 'password-reset',
+		lastResult,
+		constraint: getZodConstraint(PasswordResetRequestSchema),
+		shouldValidate: 'onBlur',
+		onValidate: ({ formData }) => parseWithZod(formData, { schema: PasswordResetRequestSchema }),
+	})
+	return (
+		<Form method="post" {...getFormProps(form)} className="stack">
+			<p>{t('auth.reset-description')}</p>
+			<Field
+				label={t('auth.email')}
+				inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'email', maxLength: 100 }}
+				errors={fields.email.errors}
+			/>
+			<ErrorList id={form.errorId} errors={form.errors} />
+			<SubmitButton intent="request">{t('auth.reset-submit')}</SubmitButton>
+		</Form>
+	)
+}
+
+function NewPasswordForm({ token, lastResult }: { token: string; lastResult: LastResult }) {
+	const { t } = useTranslation()
+	const [form, fields] = useForm({
+		id: 'password-change',
+		lastResult,
+		constraint: getZodConstraint(NewPasswordSchema),
+		shouldValidate: 'onBlur',
+		onValidate: ({ formData }) => parseWithZod(formData, { schema: NewPasswordSchema }),
+	})
+	return (
+		<Form method="post" {...getFormProps(form)} className="stack">
+			<input type="hidden" name="token" value={token} />
+			<Field
+				label={t('auth.new-password')}
+				inputProps={{ ...getInputProps(fields.password, { type: 'password' }), autoComplete: 'new-password', maxLength: 100 }}
+				errors={fields.password.errors}
+				hint={t('auth.password-hint')}
+			/>
+			<ErrorList id={form.errorId} errors={form.errors} />
+			<SubmitButton intent="change">{t('auth.update-password')}</SubmitButton>
+		</Form>
+	)
 }

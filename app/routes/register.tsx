@@ -1,7 +1,117 @@
+import { getFormProps, getInputProps, useForm } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from 'react-i18next'
-import { StaticPage } from '#app/components/static-page'
+import { data, Form, Link, redirect, useSearchParams } from 'react-router'
+import { dataWithSuccess } from 'remix-toast'
+import type { Route } from './+types/register'
+import { ConfirmationPanel, RESEND_COOLDOWN_SECONDS } from '#app/components/confirmation-panel'
+import { ErrorList, Field, SubmitButton } from '#app/components/forms'
+import { PageTitle } from '#app/components/page-title'
+import { TermsDisclaimer } from '#app/components/terms-disclaimer'
+import { servicesContext, viewerContext } from '#app/context.server'
+import { getInstance } from '#app/i18n/i18next.server'
+import type { Locale } from '#app/i18n/locales'
+import { returnPath } from '#app/modules/auth/return-path.server'
+import { ResendSchema, SignUpSchema } from '#app/modules/auth/schemas'
 
-export default function RegisterPage() {
+export function loader({ request, context }: Route.LoaderArgs) {
+	if (context.get(viewerContext)) throw redirect(returnPath(request))
+	return null
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+	const { accounts } = context.get(servicesContext).platform
+	const t = getInstance(context).t
+	const locale = params.lang as Locale
+	const formData = await request.formData()
+	const redirectTo = returnPath(request, formData.get('redirectTo')?.toString())
+
+	if (formData.get('intent') === 'resend') {
+		const submission = parseWithZod(formData, { schema: ResendSchema })
+		if (submission.status !== 'success') throw data(null, { status: 400 })
+		const { email } = submission.value
+		const result = await accounts.resendConfirmation(request, { email, locale, redirectTo })
+		if (!result.ok) {
+			const seconds = result.error.code === 'error-rate-limited' ? Number(result.error.reasons?.[0] ?? RESEND_COOLDOWN_SECONDS) : 0
+			return data(
+				{ result: null, sent: { email, secondsLeft: seconds, at: Date.now() }, error: result.error.code },
+				{ status: result.error.status, headers: result.headers },
+			)
+		}
+		return dataWithSuccess(
+			{ result: null, sent: { email, secondsLeft: RESEND_COOLDOWN_SECONDS, at: Date.now() }, error: null },
+			t('auth.email-confirm-resend-success', { email }),
+			{ headers: result.headers },
+		)
+	}
+
+	const submission = parseWithZod(formData, { schema: SignUpSchema })
+	if (submission.status !== 'success') {
+		return data({ result: submission.reply({ hideFields: ['password'] }), sent: null, error: null }, { status: 400 })
+	}
+	const result = await accounts.signUp(request, { ...submission.value, locale, redirectTo })
+	if (!result.ok) {
+		return data(
+			{ result: submission.reply({ formErrors: [result.error.code], hideFields: ['password'] }), sent: null, error: null },
+			{ status: result.error.status, headers: result.headers },
+		)
+	}
+	return dataWithSuccess(
+		{ result: null, sent: { email: submission.value.email, secondsLeft: RESEND_COOLDOWN_SECONDS, at: Date.now() }, error: null },
+		{ message: t('auth.sign-up-success'), description: t('auth.sign-up-success-description') },
+		{ headers: result.headers },
+	)
+}
+
+export default function RegisterPage({ actionData, params }: Route.ComponentProps) {
 	const { t } = useTranslation()
-	return <StaticPage title={t('pages.register.title')} />
+	const [searchParams] = useSearchParams()
+	const redirectTo = searchParams.get('redirectTo') ?? ''
+	const [form, fields] = useForm({
+		id: 'sign-up',
+		lastResult: actionData?.result,
+		constraint: getZodConstraint(SignUpSchema),
+		shouldValidate: 'onBlur',
+		shouldRevalidate: 'onInput',
+		onValidate: ({ formData }) => parseWithZod(formData, { schema: SignUpSchema }),
+	})
+	return (
+		<div className="auth-page">
+			<PageTitle title={t('pages.register.title')} />
+			<h1>{t('pages.register.title')}</h1>
+			{actionData?.sent ? (
+				<>
+					<ErrorList errors={actionData.error && actionData.error !== 'error-rate-limited' ? [actionData.error] : null} />
+					<ConfirmationPanel
+						key={actionData.sent.at}
+						email={actionData.sent.email}
+						secondsLeft={actionData.sent.secondsLeft}
+					/>
+				</>
+			) : (
+				<>
+					<Form method="post" {...getFormProps(form)} className="stack">
+						<input type="hidden" name="redirectTo" value={redirectTo} />
+						<Field
+							label={t('auth.email')}
+							inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'email', maxLength: 100 }}
+							errors={fields.email.errors}
+						/>
+						<Field
+							label={t('auth.password')}
+							inputProps={{ ...getInputProps(fields.password, { type: 'password' }), autoComplete: 'new-password', maxLength: 100 }}
+							errors={fields.password.errors}
+							hint={t('auth.password-hint')}
+						/>
+						<ErrorList id={form.errorId} errors={form.errors} />
+						<SubmitButton intent="sign-up">{t('auth.sign-up')}</SubmitButton>
+						<TermsDisclaimer variant="submit" />
+					</Form>
+					<p>
+						{t('auth.have-account')} <Link to={`/${params.lang}/login`}>{t('auth.sign-in')}</Link>
+					</p>
+				</>
+			)}
+		</div>
+	)
 }

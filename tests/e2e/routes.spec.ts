@@ -13,7 +13,7 @@ const PAGES: Array<{ path: string; title: string | ((lang: (typeof LANGS)[number
 	{ path: '/terms', title: 'pages.terms.title' },
 	{ path: '/privacy', title: 'pages.privacy.title' },
 	{ path: '/imprint', title: 'pages.imprint.title' },
-	{ path: '/confirm', title: 'pages.confirm.title' },
+	{ path: '/confirm?confirmed=1', title: 'pages.confirm.title' },
 	{ path: '/register', title: 'pages.register.title' },
 	{ path: '/password-reset', title: 'pages.password-reset.title' },
 	{ path: '/password-reset?changePassword=true', title: 'pages.password-reset.title' },

@@ -3,6 +3,7 @@ import type { JwtClaims } from '#app/db/as-user.server'
 import type { Env } from '#app/env.server'
 import { createSmtpMailer } from '#app/mail/smtp.server'
 import type { AuthAdapter, MailAdapter, Platform } from '#app/platform/types'
+import { unavailableAccountService } from '#app/platform/unavailable-accounts.server'
 
 /** Cookie settings of the spec (section 9): 400 days, path /, SameSite lax. */
 export const SUPABASE_COOKIE_OPTIONS = {
@@ -65,6 +66,12 @@ export function createSupabasePlatform(env: Env): Platform {
 		name: 'supabase',
 		auth,
 		mail,
+		// The Supabase adapter of AccountService (sign-up, sign-in, OAuth, TOTP
+		// and deletion through Supabase Auth and @supabase/ssr) is separate work
+		// of the Accounts issue. Until it lands every account operation answers
+		// error-unknown with 501 Not Implemented, so routes fail visibly and
+		// predictably instead of pretending to succeed.
+		accounts: unavailableAccountService(501),
 		realtime: {
 			clientConfig: () => ({ url: env.SUPABASE_URL ?? '', apiKey: env.SUPABASE_ANON_KEY ?? '' }),
 		},

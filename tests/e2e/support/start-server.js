@@ -9,7 +9,14 @@ import { join } from 'node:path'
 import pg from 'pg'
 
 const [kind, port] = process.argv.slice(2)
-const env = { ...process.env, NODE_ENV: 'production', PORT: port, HOST: '127.0.0.1', DEMO_DATA: 'true' }
+const env = {
+	...process.env,
+	NODE_ENV: 'production',
+	PORT: port,
+	HOST: '127.0.0.1',
+	APP_URL: `http://127.0.0.1:${port}`,
+	DEMO_DATA: 'true',
+}
 delete env.DATABASE_URL
 let cleanup = async () => {}
 
@@ -27,6 +34,8 @@ if (kind === 'pglite') {
 	const url = new URL(adminUrl)
 	url.pathname = `/${name}`
 	env.DATABASE_URL = url.toString()
+	// A server deployment brings its own secret (the embedded default makes one).
+	env.BETTER_AUTH_SECRET = 'e2e-only-secret-that-is-long-enough-0123456789'
 	cleanup = async () => {
 		const c = new pg.Client({ connectionString: adminUrl })
 		await c.connect()

@@ -1,0 +1,159 @@
+import { useEffect, useRef, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Form, useFetcher, useLocation } from 'react-router'
+import { toast } from 'sonner'
+import type { Locale } from '#app/i18n/locales'
+import type { AccountGate } from '#app/modules/auth/gate.server'
+import { UsernameSchema } from '#app/modules/auth/schemas'
+import { useHydrated } from '#app/utils/use-hydrated'
+import { SubmitButton } from './forms'
+
+/**
+ * The complete-sign-up and terms dialogs (spec section 4), forced on every
+ * page but the hide-auth-dialogs list. The server renders them open, so they
+ * work without JavaScript; with it they become modal, and closing them
+ * unfinished explains why they come back.
+ */
+export function AccountGateDialog({ gate, locale, termsVersion }: { gate: NonNullable<AccountGate>; locale: Locale; termsVersion: string }) {
+	const { t } = useTranslation()
+	const ref = useRef<HTMLDialogElement>(null)
+	const hydrated = useHydrated()
+	const location = useLocation()
+	const back = location.pathname + location.search
+
+	useEffect(() => {
+		const dialog = ref.current
+		if (!dialog || !hydrated) return
+		if (dialog.open) dialog.close()
+		dialog.showModal()
+		const onCancel = (event: Event) => {
+			event.preventDefault() // stays open: the step is required
+			if (gate === 'complete-profile') toast.error(t('account.complete-required'))
+			else toast.info(t('account.terms-accept-to-continue'))
+		}
+		dialog.addEventListener('cancel', onCancel)
+		return () => dialog.removeEventListener('cancel', onCancel)
+	}, [gate, hydrated, t])
+
+	return (
+		<dialog ref={ref} open className="gate-dialog" aria-labelledby="gate-title">
+			{gate === 'complete-profile' ? (
+				<CompleteProfile back={back} />
+			) : (
+				<>
+					<h2 id="gate-title">{t('account.terms-title')}</h2>
+					<p>{t('account.terms-description')}</p>
+					<p>
+						<a href={`/${locale}/terms`} target="_blank" rel="noopener">
+							{t('pages.terms.title')}
+						</a>
+					</p>
+					<Form method="post" action="/api/auth/consent" className="actions">
+						<input type="hidden" name="type" value="terms_of_service" />
+						<input type="hidden" name="version" value={termsVersion} />
+						<input type="hidden" name="redirectTo" value={back} />
+						<SubmitButton intent="decline" className="button">
+							{t('account.terms-decline')}
+						</SubmitButton>
+						<SubmitButton intent="accept">{t('account.terms-accept')}</SubmitButton>
+					</Form>
+				</>
+			)}
+			<DeleteAccount back={back} />
+		</dialog>
+	)
+}
+
+type Availability = 'idle' | 'checking' | 'available' | 'taken' | 'invalid'
+
+function CompleteProfile({ back }: { back: string }) {
+	const { t } = useTranslation()
+	const [value, setValue] = useState('')
+	const check = useFetcher<{ available: boolean }>()
+
+	// Availability is checked after a 500 ms pause in typing (spec section 4).
+	useEffect(() => {
+		if (!value) return
+		const parsed = UsernameSchema.safeParse(value)
+		if (!parsed.success) return
+		const timer = setTimeout(() => check.load(`/api/auth/username?username=${encodeURIComponent(parsed.data)}`), 500)
+		return () => clearTimeout(timer)
+		// eslint-disable-next-line react-hooks/exhaustive-deps
+	}, [value])
+
+	const parsed = value ? UsernameSchema.safeParse(value) : null
+	const status: Availability = !parsed
+		? 'idle'
+		: !parsed.success
+			? 'invalid'
+			: check.state !== 'idle' || !check.data
+				? 'checking'
+				: check.data.available
+					? 'available'
+					: 'taken'
+
+	return (
+		<Form method="post" action="/api/auth/create" className="stack">
+			<h2 id="gate-title">{t('account.complete-title')}</h2>
+			<p>{t('account.complete-description')}</p>
+			<input type="hidden" name="redirectTo" value={back} />
+			<div className="field">
+				<label htmlFor="username">{t('account.username')}</label>
+				<input
+					id="username"
+					name="username"
+					type="text"
+					required
+					minLength={1}
+					maxLength={100}
+					pattern="[A-Za-z0-9._]{1,30}"
+					autoComplete="username"
+					autoCapitalize="none"
+					spellCheck={false}
+					value={value}
+					onChange={(e) => {
+						setValue(e.currentTarget.value.toLowerCase())
+					}}
+					aria-describedby="username-hint username-status"
+				/>
+				<p id="username-hint" className="field__hint">
+					{t('account.username-hint')}
+				</p>
+				<p id="username-status" className={`field__status field__status--${status}`} aria-live="polite">
+					{status === 'checking'
+						? t('account.username-checking')
+						: status === 'available'
+							? t('account.username-available')
+							: status === 'taken'
+								? t('account.username-taken')
+								: status === 'invalid'
+									? t('validation.username-invalid')
+									: null}
+				</p>
+			</div>
+			<SubmitButton intent="create">{t('account.complete-submit')}</SubmitButton>
+		</Form>
+	)
+}
+
+function DeleteAccount({ back }: { back: string }) {
+	const { t } = useTranslation()
+	return (
+		<details className="delete-account">
+			<summary>{t('account.delete-account')}</summary>
+			<Form method="post" action="/api/auth/delete" className="stack">
+				<h3>{t('account.delete-title')}</h3>
+				<p>{t('account.delete-description')}</p>
+				<input type="hidden" name="redirectTo" value={back} />
+				<div className="actions">
+					<a href={back} className="button">
+						{t('account.delete-cancel')}
+					</a>
+					<SubmitButton intent="delete" className="button button--danger">
+						{t('account.delete-confirm')}
+					</SubmitButton>
+				</div>
+			</Form>
+		</details>
+	)
+}

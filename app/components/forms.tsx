@@ -1,0 +1,89 @@
+import { useId, type InputHTMLAttributes, type ReactNode } from 'react'
+import { useTranslation } from 'react-i18next'
+import { useNavigation } from 'react-router'
+
+type ErrorsProps = { id?: string; errors?: string[] | null }
+
+/**
+ * Field and form errors. Validation messages are translation keys (the Zod
+ * schemas use keys as messages) and server errors are `error-…` codes; both
+ * are translated here, anything else is shown as the unknown error.
+ */
+export function ErrorList({ id, errors }: ErrorsProps) {
+	const { t } = useTranslation()
+	const list = errors?.filter(Boolean) ?? []
+	if (list.length === 0) return null
+	return (
+		<ul id={id} className="form-errors" role="alert">
+			{list.map((e) => (
+				<li key={e}>{translateError(t, e)}</li>
+			))}
+		</ul>
+	)
+}
+
+export function translateError(t: (key: string, options?: Record<string, unknown>) => string, message: string): string {
+	if (message.startsWith('validation.')) return t(message)
+	if (message.startsWith('error-')) {
+		const key = `errors.${message}`
+		const translated = t(key)
+		return translated === key ? t('errors.unknown-error') : translated
+	}
+	return t('errors.unknown-error')
+}
+
+export function Field({
+	label,
+	inputProps,
+	errors,
+	hint,
+}: {
+	label: ReactNode
+	inputProps: InputHTMLAttributes<HTMLInputElement> & { key?: string | undefined }
+	errors?: string[] | undefined
+	hint?: ReactNode
+}) {
+	const fallbackId = useId()
+	const { key, ...props } = inputProps
+	const id = props.id ?? fallbackId
+	const errorId = errors?.length ? `${id}-error` : undefined
+	const hintId = hint ? `${id}-hint` : undefined
+	return (
+		<div className="field">
+			<label htmlFor={id}>{label}</label>
+			<input
+				key={key}
+				{...props}
+				id={id}
+				aria-invalid={errorId ? true : undefined}
+				aria-describedby={[errorId, hintId].filter(Boolean).join(' ') || undefined}
+			/>
+			{hint ? (
+				<p id={hintId} className="field__hint">
+					{hint}
+				</p>
+			) : null}
+			<ErrorList id={errorId} errors={errors} />
+		</div>
+	)
+}
+
+/** A submit button that says it is busy while its form is being submitted. */
+export function SubmitButton({
+	children,
+	intent,
+	className = 'button button--primary',
+}: {
+	children: ReactNode
+	intent?: string
+	className?: string
+}) {
+	const navigation = useNavigation()
+	const busy =
+		navigation.state === 'submitting' && (intent === undefined || navigation.formData?.get('intent') === intent)
+	return (
+		<button type="submit" name={intent ? 'intent' : undefined} value={intent} className={className} aria-busy={busy || undefined} disabled={busy}>
+			{children}
+		</button>
+	)
+}

@@ -1,0 +1,54 @@
+import type { Route } from './+types/dev-mailbox'
+import { PageTitle } from '#app/components/page-title'
+import { servicesContext } from '#app/context.server'
+import { createDevMailbox } from '#app/mail/dev-mailbox.server'
+import { notFound } from '#app/utils/http'
+
+/**
+ * /dev/mailbox: the mails the embedded default would have sent, newest
+ * first, so sign-up and password reset can be clicked through without a
+ * mail server. A developer tool, in English, off unless DEV_MAILBOX.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+	const { env, db, platform } = context.get(servicesContext)
+	if (!env.DEV_MAILBOX || platform.mail.transport !== 'dev-mailbox') notFound(request)
+	const mails = await createDevMailbox(db).list(50)
+	return { mails }
+}
+
+const URL_PATTERN = /(https?:\/\/[^\s<>"]+)/g
+
+export default function DevMailbox({ loaderData }: Route.ComponentProps) {
+	return (
+		<article className="page mailbox">
+			<PageTitle title="Development mailbox" />
+			<h1>Development mailbox</h1>
+			<p className="page__lead">No SMTP server is configured, so mails are kept here instead of being sent.</p>
+			{loaderData.mails.length === 0 ? (
+				<p className="empty">No mails yet.</p>
+			) : (
+				<ol className="mailbox__list">
+					{loaderData.mails.map((mail) => (
+						<li key={mail.id} className="card">
+							<p className="mailbox__meta">
+								<time dateTime={mail.sentAt}>{mail.sentAt}</time> · {mail.kind} · to <strong>{mail.recipient}</strong>
+							</p>
+							<h2>{mail.subject}</h2>
+							<p className="mailbox__body">
+								{mail.textBody.split(URL_PATTERN).map((part, i) =>
+									i % 2 === 1 ? (
+										<a key={i} href={part}>
+											{part}
+										</a>
+									) : (
+										part
+									),
+								)}
+							</p>
+						</li>
+					))}
+				</ol>
+			)}
+		</article>
+	)
+}

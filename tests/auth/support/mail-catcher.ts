@@ -1,0 +1,146 @@
+import type { AddressInfo } from 'node:net'
+import { SMTPServer } from 'smtp-server'
+
+/**
+ * A real SMTP server on loopback that keeps what it receives: the app sends
+ * through nodemailer (createSmtpMailer) exactly as it would to a provider,
+ * and the tests read the mails, and the links in them, back from here.
+ */
+export interface CaughtMail {
+	to: string[]
+	subject: string
+	text: string
+	html: string
+	/** Every http(s) link of the plain-text part, in order. */
+	links: string[]
+}
+
+export interface MailCatcher {
+	smtpUrl: string
+	mails: CaughtMail[]
+	/** The next mail to `to` that arrives after `since` mails were already seen (waits up to 5 s). */
+	waitFor(to: string, since?: number): Promise<CaughtMail>
+	mailsTo(to: string): CaughtMail[]
+	close(): Promise<void>
+}
+
+export async function startMailCatcher(): Promise<MailCatcher> {
+	const mails: CaughtMail[] = []
+	const waiters = new Set<() => void>()
+	const server = new SMTPServer({
+		// Plain SMTP on loopback: no STARTTLS (its self-signed certificate would
+		// be refused by nodemailer, as it should be), no login.
+		disabledCommands: ['STARTTLS', 'AUTH'],
+		authOptional: true,
+		logger: false,
+		onData(stream, session, callback) {
+			const chunks: Buffer[] = []
+			stream.on('data', (chunk: Buffer) => chunks.push(chunk))
+			stream.on('end', () => {
+				const parsed = parseMessage(Buffer.concat(chunks).toString('utf8'))
+				mails.push({ ...parsed, to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()) })
+				for (const wake of waiters) wake()
+				callback()
+			})
+		},
+	})
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+	const { port } = server.server.address() as AddressInfo
+
+	const mailsTo = (to: string) => mails.filter((m) => m.to.includes(to.toLowerCase()))
+	return {
+		smtpUrl: `smtp://127.0.0.1:${port}`,
+		mails,
+		mailsTo,
+		async waitFor(to, since = mailsTo(to).length) {
+			const deadline = Date.now() + 5000
+			for (;;) {
+				const found = mailsTo(to)[since]
+				if (found) return found
+				if (Date.now() > deadline) throw new Error(`no mail #${since + 1} to ${to} within 5 s`)
+				await new Promise<void>((resolve) => {
+					const wake = () => {
+						waiters.delete(wake)
+						resolve()
+					}
+					waiters.add(wake)
+					setTimeout(wake, 100)
+				})
+			}
+		},
+		close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+	}
+}
+
+// ---------------------------------------------------------------------------
+// Just enough MIME for what nodemailer sends: headers, multipart/alternative,
+// quoted-printable or base64 bodies, RFC 2047 encoded subjects.
+// ---------------------------------------------------------------------------
+
+interface Part {
+	headers: Map<string, string>
+	body: string
+}
+
+function parseMessage(raw: string): Omit<CaughtMail, 'to'> {
+	const root = parsePart(raw)
+	const leaves = flatten(root)
+	const text = leaves.find((p) => contentType(p).startsWith('text/plain'))
+	const html = leaves.find((p) => contentType(p).startsWith('text/html'))
+	const textBody = text ? decodeBody(text) : ''
+	return {
+		subject: decodeWords(root.headers.get('subject') ?? ''),
+		text: textBody,
+		html: html ? decodeBody(html) : '',
+		links: [...textBody.matchAll(/https?:\/\/\S+/g)].map((m) => m[0]),
+	}
+}
+
+function parsePart(raw: string): Part {
+	const normalised = raw.replace(/\r\n/g, '\n')
+	const split = normalised.indexOf('\n\n')
+	const head = split === -1 ? normalised : normalised.slice(0, split)
+	const body = split === -1 ? '' : normalised.slice(split + 2)
+	const headers = new Map<string, string>()
+	for (const line of head.replace(/\n[ \t]+/g, ' ').split('\n')) {
+		const colon = line.indexOf(':')
+		if (colon > 0) headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim())
+	}
+	return { headers, body }
+}
+
+function contentType(part: Part): string {
+	return (part.headers.get('content-type') ?? 'text/plain').toLowerCase()
+}
+
+function flatten(part: Part): Part[] {
+	const type = part.headers.get('content-type') ?? ''
+	const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1]
+	if (!type.toLowerCase().startsWith('multipart/') || !boundary) return [part]
+	return part.body
+		.split(`--${boundary}`)
+		.slice(1)
+		.filter((chunk) => !chunk.startsWith('--'))
+		.flatMap((chunk) => flatten(parsePart(chunk.replace(/^\n/, ''))))
+}
+
+function decodeBody(part: Part): string {
+	const encoding = (part.headers.get('content-transfer-encoding') ?? '7bit').toLowerCase()
+	const body = part.body.replace(/\n$/, '')
+	if (encoding === 'base64') return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8')
+	if (encoding === 'quoted-printable') {
+		const bytes = body.replace(/=\n/g, '').replace(/=([0-9A-F]{2})/gi, (_, hex: string) => `%${hex}`)
+		return decodeURIComponent(bytes.replace(/%(?![0-9A-F]{2})/gi, '%25'))
+	}
+	return body
+}
+
+function decodeWords(value: string): string {
+	return value
+		.replace(/\?=\s+=\?/g, '?==?')
+		.replace(/=\?([^?]+)\?([BQ])\?([^?]*)\?=/gi, (_, _charset: string, kind: string, data: string) =>
+			kind.toUpperCase() === 'B'
+				? Buffer.from(data, 'base64').toString('utf8')
+				: decodeURIComponent(data.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, '%$1').replace(/%(?![0-9A-F]{2})/gi, '%25')),
+		)
+}
