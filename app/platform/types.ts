@@ -12,6 +12,11 @@ export interface Viewer {
 	claims: JwtClaims
 	userId: string
 	email: string | null
+	/**
+	 * A verified authenticator-app factor exists (aal2 is next, spec section
+	 * 4). Absent where the adapter cannot tell cheaply; then aal2 stands for it.
+	 */
+	totpEnabled?: boolean
 }
 
 export interface AuthAdapter {

@@ -44,7 +44,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 		const result = await accounts.verifySignInTotp(request, submission.value)
 		if (!result.ok) {
 			return data(
-				{ intent, result: submission.reply({ formErrors: [result.error.code], resetForm: true }), error: null },
+				{ intent, result: submission.reply({ formErrors: [result.error.code], hideFields: ['code'] }), error: null },
 				{ status: result.error.status, headers: result.headers },
 			)
 		}

@@ -56,7 +56,7 @@ describeEachDatabase('e-mail and password accounts', (getDb) => {
 		// Nothing is signed in before the address is confirmed.
 		expect(signedUp.headers.getSetCookie()).toEqual([])
 
-		const sent = await mail.waitFor(email)
+		const sent = await mail.waitFor(email, 0)
 		expect(sent.subject).toBe('Bestätige dein Dareboost-Konto')
 		expect(sent.text).toContain('Bitte bestätige deine E-Mail-Adresse')
 		const link = sent.links.find((l) => l.includes('/confirm?'))
@@ -102,7 +102,7 @@ describeEachDatabase('e-mail and password accounts', (getDb) => {
 		const email = uniqueEmail()
 		const first = h.browser()
 		expectOk(await h.accounts.signUp(first.request('/en/register'), { email, password: 'secret123', locale: 'en', redirectTo: '/en' }))
-		const link = (await mail.waitFor(email)).links.find((l) => l.includes('/confirm?'))!
+		const link = (await mail.waitFor(email, 0)).links.find((l) => l.includes('/confirm?'))!
 		expectOk(first.take(await h.accounts.confirmEmail(first.request(appPathOf(link), { method: 'GET' }))))
 		expect(first.hasSession()).toBe(true)
 
@@ -135,7 +135,7 @@ describeEachDatabase('e-mail and password accounts', (getDb) => {
 		expectError(await h.accounts.signIn(browser.request('/en/login'), { email, password: 'secret123' }), 'error-email-not-confirmed', 400)
 		expect(browser.hasSession()).toBe(false)
 
-		const link = (await mail.waitFor(email)).links.find((l) => l.includes('/confirm?'))!
+		const link = (await mail.waitFor(email, 0)).links.find((l) => l.includes('/confirm?'))!
 		expectOk(await h.accounts.confirmEmail(h.browser().request(appPathOf(link), { method: 'GET' })))
 
 		const wrong = browser.take(await h.accounts.signIn(browser.request('/en/login'), { email, password: 'secret124' }))

@@ -1,37 +1,7 @@
-import { expect, test, type Page } from '@playwright/test'
-import { tr, type LANGS } from './support/i18n'
+import { expect, test } from '@playwright/test'
+import { signIn, signUpAndConfirm } from './support/accounts'
+import { tr } from './support/i18n'
 import { latestMailLink, uniqueEmail } from './support/mailbox'
-
-type Lang = (typeof LANGS)[number]
-
-async function openPasswordForm(page: Page, lang: Lang) {
-	const details = page.locator('details.other-methods')
-	if ((await details.getAttribute('open')) === null) await page.getByText(tr(lang, 'auth.other-methods')).click()
-}
-
-async function signIn(page: Page, lang: Lang, email: string, password: string) {
-	await page.goto(`/${lang}/login`)
-	await openPasswordForm(page, lang)
-	await page.getByLabel(tr(lang, 'auth.email')).fill(email)
-	await page.getByLabel(tr(lang, 'auth.password'), { exact: true }).fill(password)
-	await page.getByRole('button', { name: tr(lang, 'auth.sign-in') }).click()
-}
-
-async function signUpAndConfirm(page: Page, lang: Lang, email: string, password: string) {
-	await page.goto(`/${lang}/register`)
-	await page.getByLabel(tr(lang, 'auth.email')).fill(email)
-	await page.getByLabel(tr(lang, 'auth.password'), { exact: true }).fill(password)
-	await page.getByRole('button', { name: tr(lang, 'auth.sign-up') }).click()
-	const panel = page.getByRole('region', { name: tr(lang, 'auth.email-confirm-title') })
-	await expect(panel).toBeVisible()
-	await expect(panel.getByText(email)).toBeVisible()
-	const link = await latestMailLink(page.request, email, '/confirm')
-	await page.goto(link)
-	await expect(page.getByRole('heading', { name: tr(lang, 'auth.email-confirmed-title') })).toBeVisible()
-	// Following the link signs the new account in.
-	await expect(page.getByRole('button', { name: tr(lang, 'auth.sign-out') })).toBeVisible()
-	expect(page.url()).not.toContain('token=')
-}
 
 for (const lang of ['en', 'de'] as const) {
 	test.describe(`accounts (${lang})`, () => {

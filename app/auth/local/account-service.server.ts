@@ -134,7 +134,10 @@ class LocalAccountService implements AccountService {
 			aal: user.twoFactorEnabled === true && session.aal === 'aal2' ? 'aal2' : 'aal1',
 			session_id: session.id,
 		}
-		return { viewer: { claims, userId: user.id, email: user.email }, headers: out }
+		return {
+			viewer: { claims, userId: user.id, email: user.email, totpEnabled: user.twoFactorEnabled === true },
+			headers: out,
+		}
 	}
 
 	// -------------------------------------------------------------------------

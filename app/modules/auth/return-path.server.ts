@@ -28,6 +28,7 @@ export function clearReturnPath(): string {
 export function returnPath(request: Request, explicit?: string | null): string {
 	const url = new URL(request.url)
 	const home = `/${localeFromPath(url.pathname) ?? DEFAULT_LOCALE}`
-	const candidate = explicit ?? url.searchParams.get('redirectTo') ?? readCookie(request, RETURN_PATH_COOKIE)
+	// An empty field (the page had no redirectTo) means "not given".
+	const candidate = explicit || url.searchParams.get('redirectTo') || readCookie(request, RETURN_PATH_COOKIE)
 	return safeRedirectPath(candidate, home)
 }

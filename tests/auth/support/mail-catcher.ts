@@ -53,11 +53,11 @@ export async function startMailCatcher(): Promise<MailCatcher> {
 		mails,
 		mailsTo,
 		async waitFor(to, since = mailsTo(to).length) {
-			const deadline = Date.now() + 5000
+			const deadline = Date.now() + 15_000
 			for (;;) {
 				const found = mailsTo(to)[since]
 				if (found) return found
-				if (Date.now() > deadline) throw new Error(`no mail #${since + 1} to ${to} within 5 s`)
+				if (Date.now() > deadline) throw new Error(`no mail #${since + 1} to ${to} within 15 s`)
 				await new Promise<void>((resolve) => {
 					const wake = () => {
 						waiters.delete(wake)
