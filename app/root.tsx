@@ -13,6 +13,7 @@ import {
 import { getToast } from 'remix-toast'
 import type { Route } from './+types/root'
 import { AccountGateDialog } from '#app/components/account-gate'
+import { AuthDialogProvider } from '#app/components/auth-dialog'
 import { ErrorPage } from '#app/components/error-page'
 import { SiteFooter } from '#app/components/site-footer'
 import { SiteHeader } from '#app/components/site-header'
@@ -82,14 +83,16 @@ export function Layout({ children }: { children: React.ReactNode }) {
 				<a className="skip-link" href="#main">
 					{t('nav.skip-to-content')}
 				</a>
-				<SiteHeader locale={locale} account={rootData?.account ?? null} />
-				<main id="main" tabIndex={-1}>
-					{children}
-				</main>
-				<SiteFooter locale={locale} />
-				{rootData?.account?.gate && !hidesAuthDialogs(location.pathname) ? (
-					<AccountGateDialog gate={rootData.account.gate} locale={locale} termsVersion={rootData.env.TERMS_VERSION} />
-				) : null}
+				<AuthDialogProvider lang={locale}>
+					<SiteHeader locale={locale} account={rootData?.account ?? null} />
+					<main id="main" tabIndex={-1}>
+						{children}
+					</main>
+					<SiteFooter locale={locale} />
+					{rootData?.account?.gate && !hidesAuthDialogs(location.pathname) ? (
+						<AccountGateDialog gate={rootData.account.gate} locale={locale} termsVersion={rootData.env.TERMS_VERSION} />
+					) : null}
+				</AuthDialogProvider>
 				<Toasts toast={rootData?.toast ?? null} />
 				<ScrollRestoration />
 				<Scripts />

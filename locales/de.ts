@@ -102,6 +102,7 @@ const de = {
 		},
 	},
 	auth: {
+		close: 'Schließen',
 		'sign-in': 'Anmelden',
 		'sign-up': 'Konto erstellen',
 		'sign-out': 'Abmelden',

@@ -107,6 +107,7 @@ const en = {
 		'sign-in': 'Sign in',
 		'sign-up': 'Create account',
 		'sign-out': 'Sign out',
+		close: 'Close',
 		email: 'E-mail',
 		password: 'Password',
 		'new-password': 'New password',

@@ -102,6 +102,7 @@ const es = {
 		},
 	},
 	auth: {
+		close: 'Cerrar',
 		'sign-in': 'Iniciar sesión',
 		'sign-up': 'Crear cuenta',
 		'sign-out': 'Cerrar sesión',

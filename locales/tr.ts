@@ -102,6 +102,7 @@ const tr = {
 		},
 	},
 	auth: {
+		close: 'Kapat',
 		'sign-in': 'Giriş yap',
 		'sign-up': 'Hesap oluştur',
 		'sign-out': 'Çıkış yap',

@@ -13,7 +13,17 @@ export const RESEND_COOLDOWN_SECONDS = 60
  * the same delay through a CSS animation; the server enforces the cooldown
  * either way.
  */
-export function ConfirmationPanel({ email, secondsLeft }: { email: string; secondsLeft: number }) {
+export function ConfirmationPanel({
+	email,
+	secondsLeft,
+	action,
+	FormComponent = Form,
+}: {
+	email: string
+	secondsLeft: number
+	action?: string
+	FormComponent?: typeof Form
+}) {
 	const { t } = useTranslation()
 	const hydrated = useHydrated()
 	const [deadline] = useState(() => Date.now() + secondsLeft * 1000)
@@ -42,8 +52,9 @@ export function ConfirmationPanel({ email, secondsLeft }: { email: string; secon
 				</p>
 			) : null}
 			{!hydrated || left <= 0 ? (
-				<Form
+				<FormComponent
 					method="post"
+					action={action}
 					className={!hydrated && secondsLeft > 0 ? 'reveal-show' : undefined}
 					style={!hydrated && secondsLeft > 0 ? { animationDelay: `${secondsLeft}s` } : undefined}
 				>
@@ -51,7 +62,7 @@ export function ConfirmationPanel({ email, secondsLeft }: { email: string; secon
 					<SubmitButton intent="resend" className="button">
 						{t('auth.email-confirm-resend')}
 					</SubmitButton>
-				</Form>
+				</FormComponent>
 			) : null}
 		</section>
 	)

@@ -1,12 +1,14 @@
 import { useTranslation } from 'react-i18next'
 import { Form, Link, NavLink } from 'react-router'
 import type { Locale } from '#app/i18n/locales'
+import { useAuthDialog } from './auth-dialog'
 import { LanguageSwitcher } from './language-switcher'
 
 export type HeaderAccount = { email: string | null; username: string | null }
 
 export function SiteHeader({ locale, account }: { locale: Locale; account: HeaderAccount | null }) {
 	const { t } = useTranslation()
+	const openAuthDialog = useAuthDialog()
 	return (
 		<header className="site-header">
 			<Link className="brand" to={`/${locale}`}>
@@ -35,7 +37,16 @@ export function SiteHeader({ locale, account }: { locale: Locale; account: Heade
 						</Form>
 					</>
 				) : (
-					<Link to={`/${locale}/login`} className="button button--primary">
+					<Link
+						to={`/${locale}/login`}
+						className="button button--primary"
+						onClick={(event) => {
+							// With JavaScript the dialog opens in place; without, the page does.
+							if (!openAuthDialog) return
+							event.preventDefault()
+							openAuthDialog()
+						}}
+					>
 						{t('nav.sign-in')}
 					</Link>
 				)}

@@ -1,12 +1,12 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from 'react-i18next'
-import { data, Form, Link, redirect, useSearchParams } from 'react-router'
+import { data, Form, redirect, useSearchParams } from 'react-router'
 import { redirectWithSuccess } from 'remix-toast'
 import type { Route } from './+types/login'
+import { SignInMethods } from '#app/components/auth-forms'
 import { ErrorList, Field, SubmitButton } from '#app/components/forms'
 import { PageTitle } from '#app/components/page-title'
-import { TermsDisclaimer } from '#app/components/terms-disclaimer'
 import { servicesContext, viewerContext } from '#app/context.server'
 import { getInstance } from '#app/i18n/i18next.server'
 import { clearReturnPath, returnPath } from '#app/modules/auth/return-path.server'
@@ -34,17 +34,17 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 		const provider = formData.get('provider')
 		if (provider !== 'google' && provider !== 'twitch') throw data(null, { status: 400 })
 		const result = await accounts.startOAuth(request, { provider, redirectTo: next })
-		if (!result.ok) return data({ intent, result: null, error: result.error.code }, { status: result.error.status, headers: result.headers })
+		if (!result.ok) return data({ intent: 'oauth' as const, result: null, error: result.error.code }, { status: result.error.status, headers: result.headers })
 		return redirect(result.data.url, { headers: result.headers })
 	}
 
 	if (intent === 'totp') {
 		const submission = parseWithZod(formData, { schema: TotpCodeSchema })
-		if (submission.status !== 'success') return data({ intent, result: submission.reply(), error: null }, { status: 400 })
+		if (submission.status !== 'success') return data({ intent: 'totp' as const, result: submission.reply(), error: null }, { status: 400 })
 		const result = await accounts.verifySignInTotp(request, submission.value)
 		if (!result.ok) {
 			return data(
-				{ intent, result: submission.reply({ formErrors: [result.error.code], hideFields: ['code'] }), error: null },
+				{ intent: 'totp' as const, result: submission.reply({ formErrors: [result.error.code], hideFields: ['code'] }), error: null },
 				{ status: result.error.status, headers: result.headers },
 			)
 		}
@@ -53,12 +53,12 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 
 	const submission = parseWithZod(formData, { schema: SignInSchema })
 	if (submission.status !== 'success') {
-		return data({ intent: 'password', result: submission.reply({ hideFields: ['password'] }), error: null }, { status: 400 })
+		return data({ intent: 'password' as const, result: submission.reply({ hideFields: ['password'] }), error: null }, { status: 400 })
 	}
 	const result = await accounts.signIn(request, submission.value)
 	if (!result.ok) {
 		return data(
-			{ intent: 'password', result: submission.reply({ formErrors: [result.error.code], hideFields: ['password'] }), error: null },
+			{ intent: 'password' as const, result: submission.reply({ formErrors: [result.error.code], hideFields: ['password'] }), error: null },
 			{ status: result.error.status, headers: result.headers },
 		)
 	}
@@ -86,64 +86,6 @@ export default function LoginPage({ actionData, params }: Route.ComponentProps) 
 				<SignInMethods lang={params.lang} redirectTo={redirectTo} actionData={actionData} />
 			)}
 		</div>
-	)
-}
-
-type ActionData = Route.ComponentProps['actionData']
-
-export function SignInMethods({ lang, redirectTo, actionData }: { lang: string; redirectTo: string; actionData: ActionData }) {
-	const { t } = useTranslation()
-	const passwordResult = actionData?.intent === 'password' ? actionData.result : null
-	const [form, fields] = useForm({
-		id: 'sign-in',
-		lastResult: passwordResult,
-		constraint: getZodConstraint(SignInSchema),
-		shouldValidate: 'onBlur',
-		shouldRevalidate: 'onInput',
-		onValidate: ({ formData }) => parseWithZod(formData, { schema: SignInSchema }),
-	})
-	const oauthError = actionData?.intent === 'oauth' ? actionData.error : null
-	return (
-		<>
-			<OAuthButton provider="twitch" redirectTo={redirectTo} label={t('auth.continue-with-twitch')} />
-			<ErrorList errors={oauthError ? [oauthError] : null} />
-			<details className="other-methods" open={Boolean(passwordResult) || undefined}>
-				<summary>{t('auth.other-methods')}</summary>
-				<Form method="post" {...getFormProps(form)} className="stack">
-					<input type="hidden" name="redirectTo" value={redirectTo} />
-					<Field
-						label={t('auth.email')}
-						inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'email', maxLength: 100 }}
-						errors={fields.email.errors}
-					/>
-					<Field
-						label={t('auth.password')}
-						inputProps={{ ...getInputProps(fields.password, { type: 'password' }), autoComplete: 'current-password', maxLength: 100 }}
-						errors={fields.password.errors}
-					/>
-					<ErrorList id={form.errorId} errors={form.errors} />
-					<SubmitButton intent="password">{t('auth.sign-in')}</SubmitButton>
-					<Link to={`/${lang}/password-reset`}>{t('auth.forgot-password')}</Link>
-				</Form>
-				<OAuthButton provider="google" redirectTo={redirectTo} label={t('auth.continue-with-google')} />
-			</details>
-			<TermsDisclaimer variant="continue" />
-			<p>
-				{t('auth.no-account')} <Link to={`/${lang}/register`}>{t('auth.sign-up')}</Link>
-			</p>
-		</>
-	)
-}
-
-function OAuthButton({ provider, redirectTo, label }: { provider: 'google' | 'twitch'; redirectTo: string; label: string }) {
-	return (
-		<Form method="post" className="oauth-form">
-			<input type="hidden" name="provider" value={provider} />
-			<input type="hidden" name="redirectTo" value={redirectTo} />
-			<SubmitButton intent="oauth" className={`button button--${provider}`}>
-				{label}
-			</SubmitButton>
-		</Form>
 	)
 }
 

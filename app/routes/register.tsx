@@ -1,13 +1,11 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react'
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from 'react-i18next'
-import { data, Form, Link, redirect, useSearchParams } from 'react-router'
+import { data, redirect, useSearchParams } from 'react-router'
 import { dataWithSuccess } from 'remix-toast'
 import type { Route } from './+types/register'
-import { ConfirmationPanel, RESEND_COOLDOWN_SECONDS } from '#app/components/confirmation-panel'
-import { ErrorList, Field, SubmitButton } from '#app/components/forms'
+import { SignUpForm } from '#app/components/auth-forms'
+import { RESEND_COOLDOWN_SECONDS } from '#app/components/confirmation-panel'
 import { PageTitle } from '#app/components/page-title'
-import { TermsDisclaimer } from '#app/components/terms-disclaimer'
 import { servicesContext, viewerContext } from '#app/context.server'
 import { getInstance } from '#app/i18n/i18next.server'
 import type { Locale } from '#app/i18n/locales'
@@ -66,52 +64,11 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 export default function RegisterPage({ actionData, params }: Route.ComponentProps) {
 	const { t } = useTranslation()
 	const [searchParams] = useSearchParams()
-	const redirectTo = searchParams.get('redirectTo') ?? ''
-	const [form, fields] = useForm({
-		id: 'sign-up',
-		lastResult: actionData?.result,
-		constraint: getZodConstraint(SignUpSchema),
-		shouldValidate: 'onBlur',
-		shouldRevalidate: 'onInput',
-		onValidate: ({ formData }) => parseWithZod(formData, { schema: SignUpSchema }),
-	})
 	return (
 		<div className="auth-page">
 			<PageTitle title={t('pages.register.title')} />
 			<h1>{t('pages.register.title')}</h1>
-			{actionData?.sent ? (
-				<>
-					<ErrorList errors={actionData.error && actionData.error !== 'error-rate-limited' ? [actionData.error] : null} />
-					<ConfirmationPanel
-						key={actionData.sent.at}
-						email={actionData.sent.email}
-						secondsLeft={actionData.sent.secondsLeft}
-					/>
-				</>
-			) : (
-				<>
-					<Form method="post" {...getFormProps(form)} className="stack">
-						<input type="hidden" name="redirectTo" value={redirectTo} />
-						<Field
-							label={t('auth.email')}
-							inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'email', maxLength: 100 }}
-							errors={fields.email.errors}
-						/>
-						<Field
-							label={t('auth.password')}
-							inputProps={{ ...getInputProps(fields.password, { type: 'password' }), autoComplete: 'new-password', maxLength: 100 }}
-							errors={fields.password.errors}
-							hint={t('auth.password-hint')}
-						/>
-						<ErrorList id={form.errorId} errors={form.errors} />
-						<SubmitButton intent="sign-up">{t('auth.sign-up')}</SubmitButton>
-						<TermsDisclaimer variant="submit" />
-					</Form>
-					<p>
-						{t('auth.have-account')} <Link to={`/${params.lang}/login`}>{t('auth.sign-in')}</Link>
-					</p>
-				</>
-			)}
+			<SignUpForm lang={params.lang} redirectTo={searchParams.get('redirectTo') ?? ''} actionData={actionData} />
 		</div>
 	)
 }

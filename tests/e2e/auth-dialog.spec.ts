@@ -1,0 +1,39 @@
+import { expect, test } from '@playwright/test'
+import { signUpAndConfirm } from './support/accounts'
+import { tr } from './support/i18n'
+import { uniqueEmail } from './support/mailbox'
+
+test('Sign in opens the dialog with JavaScript, the page without; errors show in place, success stays on the page', async ({ page }, testInfo) => {
+	const javaScript = testInfo.project.use.javaScriptEnabled !== false
+	const email = uniqueEmail('dialog')
+	await signUpAndConfirm(page, 'es', email, 'secret123')
+	await page.context().clearCookies()
+
+	await page.goto('/es/terms')
+	await page.getByRole('link', { name: tr('es', 'nav.sign-in') }).click()
+	if (!javaScript) {
+		await expect(page).toHaveURL('/es/login')
+		return
+	}
+	const dialog = page.getByRole('dialog', { name: tr('es', 'pages.login.title') })
+	await expect(dialog).toBeVisible()
+	await expect(page).toHaveURL('/es/terms')
+	await expect(dialog.getByRole('button', { name: tr('es', 'auth.continue-with-twitch') })).toBeVisible()
+
+	// Switch to sign-up and back without leaving the page.
+	await dialog.getByRole('link', { name: tr('es', 'auth.sign-up') }).click()
+	await expect(page.getByRole('dialog', { name: tr('es', 'pages.register.title') })).toBeVisible()
+	await page.getByRole('dialog').getByRole('link', { name: tr('es', 'auth.sign-in') }).click()
+
+	await dialog.getByText(tr('es', 'auth.other-methods')).click()
+	await dialog.getByLabel(tr('es', 'auth.email')).fill(email)
+	await dialog.getByLabel(tr('es', 'auth.password'), { exact: true }).fill('wrong-password')
+	await dialog.getByRole('button', { name: tr('es', 'auth.sign-in') }).click()
+	await expect(dialog.getByText(tr('es', 'errors.error-invalid-credentials'))).toBeVisible()
+
+	await dialog.getByLabel(tr('es', 'auth.password'), { exact: true }).fill('secret123')
+	await dialog.getByRole('button', { name: tr('es', 'auth.sign-in') }).click()
+	await expect(page.getByRole('button', { name: tr('es', 'auth.sign-out') })).toBeVisible()
+	await expect(page).toHaveURL('/es/terms')
+	await expect(page.getByRole('dialog', { name: tr('es', 'pages.login.title') })).toHaveCount(0)
+})
