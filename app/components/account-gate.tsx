@@ -26,10 +26,28 @@ export function AccountGateDialog({ gate, locale, termsVersion }: { gate: NonNul
 		if (!dialog || !hydrated) return
 		if (dialog.open) dialog.close()
 		dialog.showModal()
+		const reopen = () => {
+			if (!dialog.open) dialog.showModal()
+		}
 		const onCancel = (event: Event) => {
-			event.preventDefault() // stays open: the step is required
-			if (gate === 'complete-profile') toast.error(t('account.complete-required'))
-			else toast.info(t('account.terms-accept-to-continue'))
+			if (gate !== 'complete-profile') {
+				event.preventDefault() // the terms stay open: accept or decline
+				toast.info(t('account.terms-accept-to-continue'))
+				return
+			}
+			// The username is required: the dialog steps aside for a toast that
+			// says so and offers account deletion, then comes back.
+			toast.error(t('account.complete-required'), {
+				action: {
+					label: t('account.delete-account'),
+					onClick: () => {
+						dialog.querySelector('details.delete-account')?.setAttribute('open', '')
+						reopen()
+					},
+				},
+				onDismiss: reopen,
+				onAutoClose: reopen,
+			})
 		}
 		dialog.addEventListener('cancel', onCancel)
 		return () => dialog.removeEventListener('cancel', onCancel)

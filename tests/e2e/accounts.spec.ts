@@ -79,3 +79,24 @@ test('reset answers the same for an unknown address', async ({ page }) => {
 	await page.getByRole('button', { name: tr('en', 'auth.reset-submit') }).click()
 	await expect(page.getByText(tr('en', 'auth.reset-sent'))).toBeVisible()
 })
+
+test('closing the username dialog unfinished explains why, keeps it open and offers deletion', async ({ page }, testInfo) => {
+	await signUpAndConfirm(page, 'en', uniqueEmail('escape'), 'secret123')
+	await page.goto('/en')
+	const dialog = page.getByRole('dialog')
+	await expect(dialog.getByRole('heading', { name: tr('en', 'account.complete-title') })).toBeVisible()
+	await page.keyboard.press('Escape')
+	if (testInfo.project.use.javaScriptEnabled === false) {
+		// Without JavaScript it cannot be dismissed at all; deletion is one disclosure away.
+		await expect(dialog).toBeVisible()
+		await dialog.getByText(tr('en', 'account.delete-account')).click()
+		await expect(dialog.getByRole('button', { name: tr('en', 'account.delete-confirm') })).toBeVisible()
+		return
+	}
+	// The dialog steps aside for a toast that says why and offers deletion...
+	await expect(page.getByText(tr('en', 'account.complete-required'))).toBeVisible()
+	await page.getByRole('button', { name: tr('en', 'account.delete-account') }).click()
+	// ...and comes back, here with the deletion confirmation open.
+	await expect(dialog.getByRole('button', { name: tr('en', 'account.delete-confirm') })).toBeVisible()
+	await expect(dialog.getByRole('heading', { name: tr('en', 'account.complete-title') })).toBeVisible()
+})
