@@ -6,6 +6,7 @@ import type { Locale } from '#app/i18n/locales'
 import type { AccountGate } from '#app/modules/auth/gate.server'
 import { UsernameSchema } from '#app/modules/auth/schemas'
 import { useHydrated } from '#app/utils/use-hydrated'
+import { DeleteAccount } from './delete-account'
 import { SubmitButton } from './forms'
 
 /**
@@ -151,27 +152,5 @@ function CompleteProfile({ back }: { back: string }) {
 			</div>
 			<SubmitButton intent="create">{t('account.complete-submit')}</SubmitButton>
 		</Form>
-	)
-}
-
-function DeleteAccount({ back }: { back: string }) {
-	const { t } = useTranslation()
-	return (
-		<details className="delete-account">
-			<summary>{t('account.delete-account')}</summary>
-			<Form method="post" action="/api/auth/delete" className="stack">
-				<h3>{t('account.delete-title')}</h3>
-				<p>{t('account.delete-description')}</p>
-				<input type="hidden" name="redirectTo" value={back} />
-				<div className="actions">
-					<a href={back} className="button">
-						{t('account.delete-cancel')}
-					</a>
-					<SubmitButton intent="delete" className="button button--danger">
-						{t('account.delete-confirm')}
-					</SubmitButton>
-				</div>
-			</Form>
-		</details>
 	)
 }

@@ -5,6 +5,7 @@ import { data, Form, useLocation } from 'react-router'
 import { redirectWithSuccess } from 'remix-toast'
 import { z } from 'zod'
 import type { Route } from './+types/settings'
+import { DeleteAccount } from '#app/components/delete-account'
 import { ErrorList, Field, SubmitButton } from '#app/components/forms'
 import { PageTitle } from '#app/components/page-title'
 import { servicesContext } from '#app/context.server'
@@ -151,21 +152,7 @@ export default function SettingsPage({ loaderData, actionData, params }: Route.C
 
 			<section className="card" aria-labelledby="settings-delete">
 				<h2 id="settings-delete">{t('account.delete-account')}</h2>
-				<details className="delete-account">
-					<summary>{t('account.delete-account')}</summary>
-					<Form method="post" action="/api/auth/delete" className="stack">
-						<h3>{t('account.delete-title')}</h3>
-						<p>{t('account.delete-description')}</p>
-						<div className="actions">
-							<a href={here} className="button">
-								{t('account.delete-cancel')}
-							</a>
-							<SubmitButton intent="delete" className="button button--danger">
-								{t('account.delete-confirm')}
-							</SubmitButton>
-						</div>
-					</Form>
-				</details>
+				<DeleteAccount back={here} />
 			</section>
 		</div>
 	)

@@ -1,0 +1,29 @@
+import { useTranslation } from 'react-i18next'
+import { Form } from 'react-router'
+import { SubmitButton } from './forms'
+
+/**
+ * The delete-account confirmation (spec section 2: cancel / delete), a
+ * disclosure that works without JavaScript. "Cancel" goes back to `back`.
+ */
+export function DeleteAccount({ back }: { back: string }) {
+	const { t } = useTranslation()
+	return (
+		<details className="delete-account">
+			<summary>{t('account.delete-account')}</summary>
+			<Form method="post" action="/api/auth/delete" className="stack">
+				<h3>{t('account.delete-title')}</h3>
+				<p>{t('account.delete-description')}</p>
+				<input type="hidden" name="redirectTo" value={back} />
+				<div className="actions">
+					<a href={back} className="button">
+						{t('account.delete-cancel')}
+					</a>
+					<SubmitButton intent="delete" className="button button--danger">
+						{t('account.delete-confirm')}
+					</SubmitButton>
+				</div>
+			</Form>
+		</details>
+	)
+}
