@@ -45,7 +45,9 @@ export default defineConfig({
 	retries: 0,
 	workers: 2,
 	reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
-	timeout: 30_000,
+	// Two cores run two browsers, two servers and their databases at once.
+	timeout: 60_000,
+	expect: { timeout: 10_000 },
 	use: { trace: 'retain-on-failure' },
 	projects,
 	webServer: servers.map((server) => ({

@@ -39,6 +39,8 @@ export function AccountGateDialog({ gate, locale, termsVersion }: { gate: NonNul
 			// The username is required: the dialog steps aside for a toast that
 			// says so and offers account deletion, then comes back.
 			toast.error(t('account.complete-required'), {
+				// Longer than the default 4 s: it carries an action to reach for.
+				duration: 10_000,
 				action: {
 					label: t('account.delete-account'),
 					onClick: () => {

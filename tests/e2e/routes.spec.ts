@@ -19,7 +19,8 @@ const PAGES: Array<{ path: string; title: string | ((lang: (typeof LANGS)[number
 	{ path: '/password-reset?changePassword=true', title: 'pages.password-reset.title' },
 	{ path: '/creator-agreement', title: 'pages.creator-agreement.title' },
 	{ path: '/login', title: 'pages.login.title' },
-	{ path: '/settings', title: 'pages.settings.title' },
+	// A visitor asking for settings is sent to sign in first.
+	{ path: '/settings', title: 'pages.login.title' },
 	{ path: `/session/${live.id}`, title: () => live.title },
 	{ path: `/${live.platform}/${live.channel}`, title: () => live.title },
 	{ path: `/overlay/${live.id}`, title: 'pages.overlay.title' },

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
+import { startIdentityProviders } from './identity-providers.js'
 
 const [kind, port] = process.argv.slice(2)
 const env = {
@@ -46,6 +47,9 @@ if (kind === 'pglite') {
 	console.error(`usage: start-server.js pglite|postgres PORT`)
 	process.exit(2)
 }
+
+// Google and Twitch sign-in go to OpenID Connect stand-ins on loopback (see identity-providers.js).
+Object.assign(env, await startIdentityProviders(env.APP_URL))
 
 const child = spawn(process.execPath, ['server.js'], { env, stdio: 'inherit' })
 const stop = () => child.kill('SIGTERM')
