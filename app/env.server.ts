@@ -42,6 +42,8 @@ const variables = z.object({
 		DEMO_DATA: booleanish.optional(),
 		SUPABASE_URL: z.url().optional(),
 		SUPABASE_ANON_KEY: z.string().min(1).optional(),
+		/** Supabase's secret key: the admin API, for account deletion only. Server-side only. */
+		SUPABASE_SERVICE_ROLE_KEY: z.string().min(1).optional(),
 		SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
 		MAIL_FROM: z.string().min(3).default('Dareboost <no-reply@localhost>'),
 		/** Serve /dev/mailbox (the mails kept when no SMTP is set). */

@@ -7,7 +7,7 @@ import type { Platform } from './types'
 export async function createPlatform(env: Env, db: Database): Promise<Platform> {
 	if (env.PLATFORM === 'supabase') {
 		const { createSupabasePlatform } = await import('./supabase/index.server')
-		return createSupabasePlatform(env)
+		return createSupabasePlatform(env, db)
 	}
 	return createLocalPlatform(env, db)
 }

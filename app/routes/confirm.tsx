@@ -20,13 +20,12 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 		throw redirect(`/${params.lang}/login?${new URLSearchParams({ step: 'totp', redirectTo: continueTo })}`)
 	}
 	const providerError = url.searchParams.get('error')
-	if (providerError) {
-		return data(
-			{ confirmed: false as const, continueTo: home, error: providerError.startsWith('error-') ? providerError : 'error-unknown' },
-			{ status: 400 },
-		)
+	if (providerError?.startsWith('error-')) {
+		return data({ confirmed: false as const, continueTo: home, error: providerError }, { status: 400 })
 	}
-	const hasToken = ['token', 'code', 'token_hash'].some((k) => url.searchParams.has(k))
+	// A provider's own error (access_denied, Supabase's error_code...) is
+	// read by the platform's service, which knows its vocabulary.
+	const hasToken = ['token', 'code', 'token_hash', 'error'].some((k) => url.searchParams.has(k))
 	if (!hasToken) {
 		const confirmed = url.searchParams.get('confirmed') === '1'
 		if (!confirmed && !context.get(viewerContext)) throw redirect(`/${params.lang}/login`)
@@ -39,6 +38,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 	}
 	// Reload without the token: the page (header included) then renders with
 	// the new session, and the token leaves the address bar, history and Referer.
+	// A two-factor account continues at the code step (Supabase sends it there).
+	if (result.data.redirectTo.startsWith(`/${params.lang}/login?`)) {
+		throw redirect(safeRedirectPath(result.data.redirectTo, `/${params.lang}/login`), { headers: result.headers })
+	}
 	const next = new URLSearchParams({ confirmed: '1', 'redirect-to': safeRedirectPath(result.data.redirectTo, continueTo) })
 	throw redirect(`/${params.lang}/confirm?${next}`, { headers: result.headers })
 }

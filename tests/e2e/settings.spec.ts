@@ -29,6 +29,7 @@ for (const lang of ['en', 'tr'] as const) {
 		await expect(page.getByText(tr(lang, 'settings.totp-on'))).toBeVisible()
 
 		await page.getByRole('button', { name: tr(lang, 'auth.sign-out') }).click()
+		await expect(page.getByRole('link', { name: tr(lang, 'nav.sign-in') })).toBeVisible()
 		await signIn(page, lang, email, password)
 		// The password alone is not enough any more.
 		await expect(page).toHaveURL(/step=totp/)

@@ -236,6 +236,9 @@ class LocalAccountService implements AccountService {
 			const redirectTo = safeRedirectPath(url.searchParams.get('redirect-to'), `/${locale}`)
 			const refused = await this.#limit(headers, [['link:ip', this.#ip(request), this.#d.limits.otherPerIp]])
 			if (refused) return refused
+			// A provider that refused (access_denied and the like) returns here
+			// with its own error word, which means nothing to the visitor.
+			if (url.searchParams.has('error') && !url.searchParams.has('token')) return fail(headers, 'error-unknown', 400)
 			const token = url.searchParams.get('token')
 			if (!token) return fail(headers, 'error-invalid-token', 401)
 			if (await this.#supersededConfirmation(token)) return fail(headers, 'error-invalid-token', 401)

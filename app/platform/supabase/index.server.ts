@@ -1,57 +1,47 @@
-import { createServerClient, parseCookieHeader, serializeCookieHeader } from '@supabase/ssr'
-import type { JwtClaims } from '#app/db/as-user.server'
+import type { Database } from '#app/db/database.server'
 import type { Env } from '#app/env.server'
 import { createSmtpMailer } from '#app/mail/smtp.server'
-import type { AuthAdapter, MailAdapter, Platform } from '#app/platform/types'
-import { unavailableAccountService } from '#app/platform/unavailable-accounts.server'
+import type { MailAdapter, Platform } from '#app/platform/types'
+import { createSupabaseAuth, type SupabaseAuthOptions } from './account-service.server'
 
-/** Cookie settings of the spec (section 9): 400 days, path /, SameSite lax. */
-export const SUPABASE_COOKIE_OPTIONS = {
-	path: '/',
-	sameSite: 'lax',
-	maxAge: 400 * 24 * 60 * 60,
-	httpOnly: true,
-} as const
+export { SUPABASE_COOKIE_OPTIONS, createSupabaseServerClient } from './client.server'
 
-export function createSupabaseServerClient(env: Env, request: Request, headers: Headers) {
+/**
+ * The variables this platform reads beyond env.server.ts's schema. Read
+ * defensively: until env.server.ts parses them they are simply absent (zod
+ * drops unknown keys) and what needs them says so.
+ */
+interface SupabaseVariables {
+	/** Secret (service_role) key: account deletion through the admin API. Server only. */
+	SUPABASE_SERVICE_ROLE_KEY?: string
+}
+
+/** The options for the Supabase account backend, from the environment. */
+export function supabaseAuthOptions(env: Env, db?: Database): SupabaseAuthOptions {
 	if (!env.SUPABASE_URL || !env.SUPABASE_ANON_KEY) throw new Error('SUPABASE_URL and SUPABASE_ANON_KEY are required')
-	return createServerClient(env.SUPABASE_URL, env.SUPABASE_ANON_KEY, {
-		cookieOptions: { ...SUPABASE_COOKIE_OPTIONS, secure: env.isProduction && env.APP_URL.startsWith('https:') },
-		cookies: {
-			getAll: () =>
-				parseCookieHeader(request.headers.get('cookie') ?? '').map(({ name, value }) => ({ name, value: value ?? '' })),
-			setAll: (cookies) => {
-				for (const { name, value, options } of cookies) headers.append('set-cookie', serializeCookieHeader(name, value, options))
-			},
-		},
-	})
+	const vars = env as Env & SupabaseVariables
+	const serviceRoleKey = typeof vars.SUPABASE_SERVICE_ROLE_KEY === 'string' ? vars.SUPABASE_SERVICE_ROLE_KEY.trim() : ''
+	return {
+		url: env.SUPABASE_URL,
+		anonKey: env.SUPABASE_ANON_KEY,
+		...(serviceRoleKey ? { serviceRoleKey } : {}),
+		appUrl: env.APP_URL,
+		secureCookies: env.APP_URL.startsWith('https:'),
+		trustProxy: env.TRUST_PROXY,
+		...(db ? { db } : {}),
+	}
 }
 
 /**
  * Platform `supabase`: Supabase Auth through @supabase/ssr, the project's
  * Postgres through DATABASE_URL (queries still run as the user, with the
  * claims Supabase verified), Supabase Realtime for delivery.
+ *
+ * `db` (optional) lets account deletion check the wallet first, as the local
+ * platform does; without it the check is skipped.
  */
-export function createSupabasePlatform(env: Env): Platform {
-	const auth: AuthAdapter = {
-		async getViewer(request) {
-			const headers = new Headers()
-			const supabase = createSupabaseServerClient(env, request, headers)
-			// getClaims verifies the access token (JWKS or the Auth server), unlike getSession.
-			const { data, error } = await supabase.auth.getClaims()
-			if (error || !data?.claims?.sub) return { viewer: null, headers }
-			const c = data.claims
-			const claims: JwtClaims = {
-				...c,
-				sub: c.sub,
-				role: 'authenticated',
-				email: typeof c.email === 'string' ? c.email : undefined,
-				aal: c.aal === 'aal2' ? 'aal2' : 'aal1',
-				session_id: typeof c.session_id === 'string' ? c.session_id : undefined,
-			}
-			return { viewer: { claims, userId: c.sub, email: claims.email ?? null }, headers }
-		},
-	}
+export function createSupabasePlatform(env: Env, db?: Database): Platform {
+	const { accounts, auth } = createSupabaseAuth(supabaseAuthOptions(env, db))
 	// Supabase sends its own auth mails (supabase/templates); the app's other
 	// mails go through SMTP when configured.
 	const mail: MailAdapter = env.SMTP_URL
@@ -66,12 +56,7 @@ export function createSupabasePlatform(env: Env): Platform {
 		name: 'supabase',
 		auth,
 		mail,
-		// The Supabase adapter of AccountService (sign-up, sign-in, OAuth, TOTP
-		// and deletion through Supabase Auth and @supabase/ssr) is separate work
-		// of the Accounts issue. Until it lands every account operation answers
-		// error-unknown with 501 Not Implemented, so routes fail visibly and
-		// predictably instead of pretending to succeed.
-		accounts: unavailableAccountService(501),
+		accounts,
 		realtime: {
 			clientConfig: () => ({ url: env.SUPABASE_URL ?? '', apiKey: env.SUPABASE_ANON_KEY ?? '' }),
 		},
