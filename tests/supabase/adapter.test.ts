@@ -296,9 +296,11 @@ describe('sign-in, sessions and sign-out', () => {
 		const gateway = await s.accounts.signIn(new Browser().request('/en/login'), { email: 'ada@example.com', password: 'correct horse' })
 		expect(expectError(gateway)).toEqual({ code: 'error-connection', status: 503 })
 
-		const url = fake.url
-		await fake.close()
-		fake = await FakeGoTrue.start() // for afterEach
+		fake.up = true
+		// "No answer at all": a port nobody listens on. (Closing the shared
+		// stand-in instead would also break supabase-js's background session
+		// work from earlier calls, which then logs console.error.)
+		const url = `http://127.0.0.1:${await unusedPort()}`
 		const gone = createSupabaseAuth({ url, anonKey: 'anon-key', appUrl: APP_URL, log: (level, message) => s.logs.push({ level, message }) })
 		const refused = await gone.accounts.signIn(new Browser().request('/en/login'), { email: 'ada@example.com', password: 'correct horse' })
 		expect(expectError(refused)).toEqual({ code: 'error-connection', status: 503 })
@@ -574,3 +576,14 @@ describe('account deletion', () => {
 		expect(browser.names().filter((n) => SESSION_COOKIE.test(n))).toEqual([])
 	})
 })
+
+/** A loopback port that was free a moment ago and that nothing listens on. */
+async function unusedPort(): Promise<number> {
+	const { createServer } = await import('node:net')
+	const server = createServer()
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+	const address = server.address()
+	const port = typeof address === 'object' && address ? address.port : 0
+	await new Promise<void>((resolve) => server.close(() => resolve()))
+	return port
+}
