@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test'
 import { signIn, signUpAndConfirm } from './support/accounts'
 import { tr } from './support/i18n'
+import { DEMO_USERS } from '../../app/db/seed.server'
 import { latestMailLink, uniqueEmail } from './support/mailbox'
 
 for (const lang of ['en', 'de'] as const) {
@@ -99,4 +100,25 @@ test('closing the username dialog unfinished explains why, keeps it open and off
 	// ...and comes back, here with the deletion confirmation open.
 	await expect(dialog.getByRole('button', { name: tr('en', 'account.delete-confirm') })).toBeVisible()
 	await expect(dialog.getByRole('heading', { name: tr('en', 'account.complete-title') })).toBeVisible()
+})
+
+test('the username is checked while typing: taken, invalid, available', async ({ page }, testInfo) => {
+	await signUpAndConfirm(page, 'de', uniqueEmail('avail'), 'secret123')
+	await page.goto('/de')
+	const dialog = page.getByRole('dialog')
+	const input = dialog.getByRole('textbox', { name: tr('de', 'account.username') })
+	if (testInfo.project.use.javaScriptEnabled === false) {
+		// Without JavaScript the server answers on submit: a taken name comes back as an error.
+		await input.fill(DEMO_USERS.mia.username)
+		await dialog.getByRole('button', { name: tr('de', 'account.complete-submit') }).click()
+		await expect(page.getByText(tr('de', 'errors.error-username-taken'))).toBeVisible()
+		return
+	}
+	await input.fill(DEMO_USERS.mia.username.toUpperCase())
+	await expect(input).toHaveValue(DEMO_USERS.mia.username)
+	await expect(dialog.getByText(tr('de', 'account.username-taken'))).toBeVisible()
+	await input.fill('no spaces')
+	await expect(dialog.getByText(tr('de', 'validation.username-invalid'))).toBeVisible()
+	await input.fill(`frei_${Date.now().toString(36)}`)
+	await expect(dialog.getByText(tr('de', 'account.username-available'))).toBeVisible()
 })
