@@ -182,6 +182,13 @@ const de = {
 		'totp-confirm': 'Einschalten',
 		'totp-enabled': 'Die Zwei-Faktor-Authentifizierung ist an.',
 		'totp-disabled': 'Die Zwei-Faktor-Authentifizierung ist aus.',
+		'methods-title': 'Anmeldemethoden',
+		'method-email': 'E-Mail und Passwort',
+		'method-connect': 'Mit {{provider}} verbinden',
+		'method-disconnect': 'Verbindung zu {{provider}} trennen',
+		'method-connected': '{{provider}} ist jetzt mit deinem Konto verbunden.',
+		'method-disconnected': '{{provider}} ist nicht mehr mit deinem Konto verbunden.',
+		'method-only-one': 'Verbinde zuerst eine weitere Anmeldemethode, bevor du diese entfernst.',
 	},
 	terms: {
 		'disclaimer-1-submit': 'Indem du ein Konto erstellst, akzeptierst du unsere',

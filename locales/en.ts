@@ -184,6 +184,13 @@ const en = {
 		'totp-confirm': 'Turn on',
 		'totp-enabled': 'Two-factor authentication is on.',
 		'totp-disabled': 'Two-factor authentication is off.',
+		'methods-title': 'Sign-in methods',
+		'method-email': 'E-mail and password',
+		'method-connect': 'Connect {{provider}}',
+		'method-disconnect': 'Disconnect {{provider}}',
+		'method-connected': '{{provider}} is now connected to your account.',
+		'method-disconnected': '{{provider}} is no longer connected to your account.',
+		'method-only-one': 'Connect another way to sign in before you remove this one.',
 	},
 	terms: {
 		'disclaimer-1-submit': 'By creating an account you accept our',

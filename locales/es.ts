@@ -182,6 +182,13 @@ const es = {
 		'totp-confirm': 'Activar',
 		'totp-enabled': 'La verificación en dos pasos está activada.',
 		'totp-disabled': 'La verificación en dos pasos está desactivada.',
+		'methods-title': 'Métodos de inicio de sesión',
+		'method-email': 'Correo electrónico y contraseña',
+		'method-connect': 'Conectar con {{provider}}',
+		'method-disconnect': 'Desconectar {{provider}}',
+		'method-connected': '{{provider}} ya está conectado a tu cuenta.',
+		'method-disconnected': '{{provider}} ya no está conectado a tu cuenta.',
+		'method-only-one': 'Conecta otro método de inicio de sesión antes de quitar este.',
 	},
 	terms: {
 		'disclaimer-1-submit': 'Al crear una cuenta, aceptas nuestras',

@@ -182,6 +182,13 @@ const tr = {
 		'totp-confirm': 'Aç',
 		'totp-enabled': 'İki adımlı doğrulama açık.',
 		'totp-disabled': 'İki adımlı doğrulama kapalı.',
+		'methods-title': 'Giriş yöntemleri',
+		'method-email': 'E-posta ve şifre',
+		'method-connect': '{{provider}} hesabını bağla',
+		'method-disconnect': '{{provider}} bağlantısını kaldır',
+		'method-connected': '{{provider}} artık hesabına bağlı.',
+		'method-disconnected': '{{provider}} artık hesabına bağlı değil.',
+		'method-only-one': 'Bunu kaldırmadan önce başka bir giriş yöntemi bağla.',
 	},
 	terms: {
 		'disclaimer-1-submit': 'Hesap oluşturarak şunları kabul etmiş olursun:',

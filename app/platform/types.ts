@@ -75,6 +75,14 @@ export interface AuthFailure {
 	reasons?: string[]
 }
 
+export type OAuthProvider = 'google' | 'twitch'
+
+/** One way to sign in: the password (`email`) or a provider; `detail` is the address or the provider's user name where known. */
+export interface SignInMethod {
+	provider: 'email' | OAuthProvider
+	detail: string | null
+}
+
 /** `headers`: Set-Cookie and the like, to put on the response whatever the outcome. */
 export type AuthResult<T = null> = ({ ok: true; data: T } | { ok: false; error: AuthFailure }) & { headers: Headers }
 
@@ -103,6 +111,14 @@ export interface AccountService {
 	confirmTotpEnrollment(request: Request, input: { code: string }): Promise<AuthResult>
 	disableTotp(request: Request, input: { password: string }): Promise<AuthResult>
 	deleteAccount(request: Request): Promise<AuthResult>
+	/** The signed-in user's ways to sign in, and the providers they could still connect (configured, not yet linked). */
+	listSignInMethods(request: Request): Promise<AuthResult<{ methods: SignInMethod[]; connectable: OAuthProvider[] }>>
+	/** Starts connecting a provider to the signed-in account; it comes back to `/{locale}/settings?link={provider}`. */
+	linkProvider(request: Request, input: { provider: OAuthProvider; locale: Locale }): Promise<AuthResult<{ url: string }>>
+	/** Reads that return (a code to exchange, or the provider's or platform's error) and says which provider it was. */
+	finishLink(request: Request): Promise<AuthResult<{ provider: OAuthProvider }>>
+	/** Disconnects a provider; refused (error-single-identity-not-deletable) when it is the only way left to sign in. */
+	unlinkProvider(request: Request, input: { provider: OAuthProvider }): Promise<AuthResult>
 	/** Provider-owned HTTP endpoints (OAuth callbacks) under /api/auth/provider/*: a Response, or null when the path is not theirs. */
 	handle(request: Request): Promise<Response | null>
 }

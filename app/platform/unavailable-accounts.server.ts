@@ -26,6 +26,10 @@ export function unavailableAccountService(status: number, reasons?: string[]): A
 		confirmTotpEnrollment: refuse,
 		disableTotp: refuse,
 		deleteAccount: refuse,
+		listSignInMethods: refuse,
+		linkProvider: refuse,
+		finishLink: refuse,
+		unlinkProvider: refuse,
 		handle: async () => null,
 	}
 }

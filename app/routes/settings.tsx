@@ -1,33 +1,55 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from 'react-i18next'
-import { data, Form, useLocation } from 'react-router'
-import { redirectWithSuccess } from 'remix-toast'
+import { data, Form, redirect, useLocation } from 'react-router'
+import { redirectWithError, redirectWithSuccess } from 'remix-toast'
 import { z } from 'zod'
 import type { Route } from './+types/settings'
 import { DeleteAccount } from '#app/components/delete-account'
-import { ErrorList, Field, SubmitButton } from '#app/components/forms'
+import { ErrorList, Field, SubmitButton, translateError } from '#app/components/forms'
 import { PageTitle } from '#app/components/page-title'
 import { servicesContext } from '#app/context.server'
 import { getInstance } from '#app/i18n/i18next.server'
-import { LOCALES, switchLocalePath } from '#app/i18n/locales'
+import { LOCALES, switchLocalePath, type Locale } from '#app/i18n/locales'
 import { requireViewer } from '#app/modules/auth/require-viewer.server'
 import { PasswordSchema, TotpCodeSchema } from '#app/modules/auth/schemas'
+import type { OAuthProvider, SignInMethod } from '#app/platform/types'
 import { queryAsViewer } from '#app/utils/db.server'
 
 const PasswordFormSchema = z.object({ password: PasswordSchema })
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+/** Brand names, the same in every language. */
+const PROVIDER_NAMES = { google: 'Google', twitch: 'Twitch' } as const
+const isProvider = (value: unknown): value is keyof typeof PROVIDER_NAMES => value === 'google' || value === 'twitch'
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
 	const viewer = requireViewer(request, context)
+	const { accounts } = context.get(servicesContext).platform
+	const here = `/${params.lang}/settings`
+	if (new URL(request.url).searchParams.has('link')) {
+		// Back from connecting a provider (linkProvider below): say how it went, on a clean URL.
+		const t = getInstance(context).t
+		const result = await accounts.finishLink(request)
+		return result.ok
+			? redirectWithSuccess(here, t('settings.method-connected', { provider: PROVIDER_NAMES[result.data.provider] }), { headers: result.headers })
+			: redirectWithError(here, translateError(t, result.error.code), { headers: result.headers })
+	}
+	const methods = await accounts.listSignInMethods(request)
 	const username = await queryAsViewer(context, async (tx) => {
 		const { rows } = await tx.query<{ username: string }>('select username from public.profiles where id = auth.uid()')
 		return rows[0]?.username ?? null
 	})
-	return {
-		email: viewer.email,
-		username,
-		totpEnabled: viewer.totpEnabled ?? viewer.claims.aal === 'aal2',
-	}
+	return data(
+		{
+			email: viewer.email,
+			username,
+			totpEnabled: viewer.totpEnabled ?? viewer.claims.aal === 'aal2',
+			// A failure to list them leaves the section out rather than the page.
+			methods: methods.ok ? methods.data.methods : null,
+			connectable: methods.ok ? methods.data.connectable : [],
+		},
+		{ headers: methods.headers },
+	)
 }
 
 type TotpSetup = { uri: string; secret: string; recoveryCodes: string[] }
@@ -39,6 +61,19 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 	const formData = await request.formData()
 	const intent = formData.get('intent')
 	const here = `/${params.lang}/settings`
+
+	if (intent === 'link' || intent === 'unlink') {
+		const provider = formData.get('provider')
+		if (!isProvider(provider)) throw data(null, { status: 400 })
+		if (intent === 'link') {
+			const result = await accounts.linkProvider(request, { provider, locale: params.lang as Locale })
+			if (!result.ok) return redirectWithError(here, translateError(t, result.error.code), { headers: result.headers })
+			return redirect(result.data.url, { headers: result.headers })
+		}
+		const result = await accounts.unlinkProvider(request, { provider })
+		if (!result.ok) return redirectWithError(here, translateError(t, result.error.code), { headers: result.headers })
+		return redirectWithSuccess(here, t('settings.method-disconnected', { provider: PROVIDER_NAMES[provider] }), { headers: result.headers })
+	}
 
 	if (intent === 'totp-enroll' || intent === 'totp-disable') {
 		const submission = parseWithZod(formData, { schema: PasswordFormSchema })
@@ -123,6 +158,8 @@ export default function SettingsPage({ loaderData, actionData, params }: Route.C
 				</Form>
 			</section>
 
+			{loaderData.methods ? <SignInMethods methods={loaderData.methods} connectable={loaderData.connectable} /> : null}
+
 			<section className="card" aria-labelledby="settings-totp">
 				<h2 id="settings-totp">{t('settings.totp-title')}</h2>
 				<p>{loaderData.totpEnabled ? t('settings.totp-on') : t('settings.totp-off')}</p>
@@ -155,6 +192,46 @@ export default function SettingsPage({ loaderData, actionData, params }: Route.C
 				<DeleteAccount back={here} />
 			</section>
 		</div>
+	)
+}
+
+function SignInMethods({ methods, connectable }: { methods: SignInMethod[]; connectable: OAuthProvider[] }) {
+	const { t } = useTranslation()
+	return (
+		<section className="card" aria-labelledby="settings-methods">
+			<h2 id="settings-methods">{t('settings.methods-title')}</h2>
+			<ul className="sign-in-methods">
+				{methods.map((method) => (
+					<li key={method.provider}>
+						<span>
+							<strong>{method.provider === 'email' ? t('settings.method-email') : PROVIDER_NAMES[method.provider]}</strong>
+							{method.detail ? <span className="sign-in-methods__detail"> {method.detail}</span> : null}
+						</span>
+						{method.provider !== 'email' && methods.length > 1 ? (
+							<Form method="post">
+								<input type="hidden" name="provider" value={method.provider} />
+								<SubmitButton intent="unlink" className="button">
+									{t('settings.method-disconnect', { provider: PROVIDER_NAMES[method.provider] })}
+								</SubmitButton>
+							</Form>
+						) : null}
+					</li>
+				))}
+			</ul>
+			{methods.length === 1 && methods[0]?.provider !== 'email' ? <p className="field__hint">{t('settings.method-only-one')}</p> : null}
+			{connectable.length > 0 ? (
+				<div className="actions">
+					{connectable.map((provider) => (
+						<Form method="post" key={provider}>
+							<input type="hidden" name="provider" value={provider} />
+							<SubmitButton intent="link" className="button">
+								{t('settings.method-connect', { provider: PROVIDER_NAMES[provider] })}
+							</SubmitButton>
+						</Form>
+					))}
+				</div>
+			) : null}
+		</section>
 	)
 }
 

@@ -226,4 +226,66 @@ describeEachDatabase('Google and Twitch sign-in', (getDb) => {
 		const started = expectOk(await h.accounts.startOAuth(browser.request('/en/login'), { provider: 'google', redirectTo: `//evil.example/${randomUUID()}` }))
 		expect(started.url.startsWith(idp.issuer)).toBe(true)
 	})
+	test('settings: connecting and disconnecting providers, and what is refused', async () => {
+		const h = oauthHarness(getDb())
+		/** Connect `provider` as `account` at the provider, from `browser`; returns the settings URL it comes back to. */
+		async function link(browser: Browser, provider: 'google' | 'twitch', account: TestAccount) {
+			idp.nextAccount = account
+			const started = expectOk(browser.take(await h.accounts.linkProvider(browser.request('/de/settings'), { provider, locale: 'de' })))
+			const callback = await throughProvider(started.url)
+			const response = await h.accounts.handle(browser.request(`${callback.pathname}${callback.search}`, { method: 'GET' }))
+			browser.absorb(response!.headers)
+			expect(response!.status).toBe(302)
+			const back = new URL(response!.headers.get('location')!, APP_URL)
+			expect(back.pathname).toBe('/de/settings')
+			return back
+		}
+		const methods = async (browser: Browser) => expectOk(await h.accounts.listSignInMethods(browser.request('/de/settings', { method: 'GET' })))
+
+		// Someone who signed up with Twitch: the only way in stays.
+		const streamer = h.browser()
+		const twitchIdentity = person()
+		await signInWith(h, streamer, 'twitch', twitchIdentity)
+		expect((await methods(streamer)).methods.map((m) => m.provider)).toEqual(['twitch'])
+		expectError(await h.accounts.unlinkProvider(streamer.request('/de/settings'), { provider: 'twitch' }), 'error-single-identity-not-deletable', 422)
+		expect((await methods(streamer)).methods.map((m) => m.provider)).toEqual(['twitch'])
+
+		// A password account: Google with another address connects and signs in to it.
+		const viewer = h.browser()
+		const { userId } = await signUpAndConfirm(h, mail, viewer)
+		expect(await methods(viewer)).toEqual({ methods: [{ provider: 'email', detail: expect.any(String) }], connectable: ['google', 'twitch'] })
+		const googleIdentity = person()
+		const back = await link(viewer, 'google', googleIdentity)
+		expect(expectOk(await h.accounts.finishLink(viewer.request(`${back.pathname}${back.search}`, { method: 'GET' })))).toEqual({ provider: 'google' })
+		expect(await methods(viewer)).toEqual({
+			methods: [{ provider: 'email', detail: expect.any(String) }, { provider: 'google', detail: null }],
+			connectable: ['twitch'],
+		})
+		const elsewhere = h.browser()
+		await signInWith(h, elsewhere, 'google', googleIdentity)
+		expect((await h.auth.getViewer(elsewhere.request('/', { method: 'GET' }))).viewer?.userId).toBe(userId)
+
+		// The streamer's Twitch identity belongs to the streamer: connecting it here is refused, nothing changes.
+		const refused = await link(viewer, 'twitch', twitchIdentity)
+		expect(refused.searchParams.get('error')).toBeTruthy()
+		expectError(await h.accounts.finishLink(viewer.request(`${refused.pathname}${refused.search}`, { method: 'GET' })), 'error-identity-already-exists', 422)
+		expect((await methods(viewer)).methods.map((m) => m.provider)).toEqual(['email', 'google'])
+		expect((await methods(streamer)).methods.map((m) => m.provider)).toEqual(['twitch'])
+		// A hand-typed return URL proves nothing.
+		expectError(await h.accounts.finishLink(viewer.request('/de/settings?link=twitch', { method: 'GET' })), 'error-identity-not-found', 404)
+		expectError(await h.accounts.unlinkProvider(viewer.request('/de/settings'), { provider: 'twitch' }), 'error-identity-not-found', 404)
+
+		// Disconnected, Google no longer signs in to this account (it makes a new one).
+		expectOk(await h.accounts.unlinkProvider(viewer.request('/de/settings'), { provider: 'google' }))
+		expect((await methods(viewer)).methods.map((m) => m.provider)).toEqual(['email'])
+		const later = h.browser()
+		await signInWith(h, later, 'google', googleIdentity)
+		expect((await h.auth.getViewer(later.request('/', { method: 'GET' }))).viewer?.userId).not.toBe(userId)
+
+		// Signed out: none of it.
+		const stranger = h.browser()
+		expectError(await h.accounts.listSignInMethods(stranger.request('/de/settings', { method: 'GET' })), 'error-not-authenticated', 401)
+		expectError(await h.accounts.linkProvider(stranger.request('/de/settings'), { provider: 'google', locale: 'de' }), 'error-not-authenticated', 401)
+		expectError(await h.accounts.unlinkProvider(stranger.request('/de/settings'), { provider: 'google' }), 'error-not-authenticated', 401)
+	})
 })

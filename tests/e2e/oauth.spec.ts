@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { expect, test, type Page } from '@playwright/test'
+import { readyAccount } from './support/accounts'
 import { tr, type LANGS } from './support/i18n'
 
 /**
@@ -151,3 +152,51 @@ for (const lang of ['en', 'de'] as const) {
 		})
 	})
 }
+
+test('settings: connect Twitch to a password account, sign in with it, then disconnect it', async ({ page }) => {
+	const lang = 'de'
+	const { username } = await readyAccount(page, lang, 'link')
+	const twitchUser = providerUsername('link')
+	await page.goto(`/${lang}/settings`)
+	const methods = page.getByRole('region', { name: tr(lang, 'settings.methods-title') })
+	await expect(methods.getByText(tr(lang, 'settings.method-email'))).toBeVisible()
+	// The only method: nothing to disconnect yet.
+	await expect(methods.getByRole('button', { name: tr(lang, 'settings.method-disconnect', { provider: 'Twitch' }) })).toHaveCount(0)
+
+	await methods.getByRole('button', { name: tr(lang, 'settings.method-connect', { provider: 'Twitch' }) }).click()
+	await signInAtProvider(page, 'Twitch', twitchUser)
+	await answerConsent(page, 'Allow')
+	await expect(page).toHaveURL(`/${lang}/settings`)
+	await expect(page.getByText(tr(lang, 'settings.method-connected', { provider: 'Twitch' }))).toBeVisible()
+	// Listed with the Twitch login (the channel name), and no longer offered.
+	await expect(methods.getByText(twitchUser)).toBeVisible()
+	await expect(methods.getByRole('button', { name: tr(lang, 'settings.method-connect', { provider: 'Twitch' }) })).toHaveCount(0)
+
+	// Twitch now signs in to this very account.
+	await page.getByRole('button', { name: tr(lang, 'auth.sign-out') }).click()
+	await expect(page.getByRole('link', { name: tr(lang, 'nav.sign-in') })).toBeVisible()
+	await continueWith(page, lang, 'Twitch')
+	await expectSignedInOnConfirm(page, lang)
+	await expect(page.getByRole('link', { name: username })).toBeVisible()
+
+	await page.goto(`/${lang}/settings`)
+	await methods.getByRole('button', { name: tr(lang, 'settings.method-disconnect', { provider: 'Twitch' }) }).click()
+	await expect(page.getByText(tr(lang, 'settings.method-disconnected', { provider: 'Twitch' }))).toBeVisible()
+	await expect(methods.getByText(twitchUser)).toHaveCount(0)
+	await expect(methods.getByRole('button', { name: tr(lang, 'settings.method-connect', { provider: 'Twitch' }) })).toBeVisible()
+})
+
+test('settings: an account that only has Twitch cannot disconnect it', async ({ page }) => {
+	const lang = 'es'
+	await continueWith(page, lang, 'Twitch')
+	await signInAtProvider(page, 'Twitch', providerUsername('only'))
+	await answerConsent(page, 'Allow')
+	await expectSignedInOnConfirm(page, lang)
+	await page.goto(`/${lang}/settings`)
+	const methods = page.getByRole('region', { name: tr(lang, 'settings.methods-title') })
+	await expect(methods.getByText('Twitch', { exact: true })).toBeVisible()
+	await expect(methods.getByText(tr(lang, 'settings.method-only-one'))).toBeVisible()
+	await expect(methods.getByRole('button', { name: tr(lang, 'settings.method-disconnect', { provider: 'Twitch' }) })).toHaveCount(0)
+	// Google can still be connected.
+	await expect(methods.getByRole('button', { name: tr(lang, 'settings.method-connect', { provider: 'Google' }) })).toBeVisible()
+})

@@ -591,3 +591,88 @@ async function unusedPort(): Promise<number> {
 	await new Promise<void>((resolve) => server.close(() => resolve()))
 	return port
 }
+
+describe('sign-in methods in the settings', () => {
+	test('connecting Google: linkIdentity with PKCE, back on /settings?link=google&code=..., listed afterwards', async () => {
+		const s = setup()
+		const browser = new Browser()
+		const user = await signedIn(s, browser)
+		expect(expectOk(await s.accounts.listSignInMethods(browser.request('/de/settings', { method: 'GET' })))).toEqual({
+			methods: [{ provider: 'email', detail: 'ada@example.com' }],
+			// Twitch is off in this project (GET /settings).
+			connectable: ['google'],
+		})
+
+		const { url } = expectOk(browser.take(await s.accounts.linkProvider(browser.request('/de/settings'), { provider: 'google', locale: 'de' })))
+		const authorize = fake.requestsTo('GET', '/user/identities/authorize')[0]
+		expect(authorize?.query.get('provider')).toBe('google')
+		expect(authorize?.query.get('redirect_to')).toBe(`${APP_URL}/de/settings?link=google`)
+		expect(authorize?.query.get('code_challenge_method')).toBe('s256')
+		expect(authorize?.headers.authorization).toMatch(/^Bearer /)
+
+		const linked = fake.completeLink(url, { id: 'google-sub-1', identity_data: { email: 'ada.private@gmail.example', sub: 'google-sub-1' } })
+		if (!('code' in linked)) expect.fail('the link was refused')
+		const back = new URL(`${APP_URL}/de/settings?link=google`)
+		back.searchParams.set('code', linked.code)
+		expect(expectOk(browser.take(await s.accounts.finishLink(browser.request(back.pathname + back.search, { method: 'GET' }))))).toEqual({ provider: 'google' })
+		expect(fake.requestsTo('POST', '/token').find((r) => r.query.get('grant_type') === 'pkce')?.body).toMatchObject({ auth_code: linked.code })
+		expect(expectOk(await s.accounts.listSignInMethods(browser.request('/de/settings', { method: 'GET' })))).toEqual({
+			methods: [
+				{ provider: 'email', detail: 'ada@example.com' },
+				{ provider: 'google', detail: 'ada.private@gmail.example' },
+			],
+			connectable: [],
+		})
+		expect((await s.viewerOf(browser))?.userId).toBe(user.id)
+
+		// Disconnecting it: DELETE /user/identities/{identity_id}.
+		expectOk(browser.take(await s.accounts.unlinkProvider(browser.request('/de/settings'), { provider: 'google' })))
+		const google = fake.identitiesOf(user).find((i) => i.provider === 'google')
+		expect(google).toBeUndefined()
+		expect(fake.requests.filter((r) => r.method === 'DELETE' && r.path.startsWith('/user/identities/'))).toHaveLength(1)
+		expect(expectOk(await s.accounts.listSignInMethods(browser.request('/de/settings', { method: 'GET' }))).methods).toEqual([
+			{ provider: 'email', detail: 'ada@example.com' },
+		])
+	})
+
+	test('refusals: identity of another user, a hand-typed return, the last identity, manual linking off, signed out', async () => {
+		const s = setup()
+		const browser = new Browser()
+		await signedIn(s, browser)
+
+		// Supabase says the identity belongs to someone else: translated, nothing linked.
+		const refused = await s.accounts.finishLink(
+			browser.request('/de/settings?link=google&error=server_error&error_code=identity_already_exists&error_description=Identity+is+already+linked', { method: 'GET' }),
+		)
+		expect(expectError(refused)).toEqual({ code: 'error-identity-already-exists', status: 400 })
+		expect(expectError(await s.accounts.finishLink(browser.request('/de/settings?link=google', { method: 'GET' })))).toMatchObject({ code: 'error-identity-not-found', status: 404 })
+		expect(expectError(await s.accounts.finishLink(browser.request('/de/settings?link=github', { method: 'GET' })))).toMatchObject({ code: 'error-unknown', status: 400 })
+
+		// The only identity: refused before Supabase is asked.
+		const twitchOnly = fake.addUser('tina@example.com', 'correct horse')
+		fake.setIdentities(twitchOnly, [{ id: 'twitch-1', provider: 'twitch', identity_data: { name: 'tina_live', sub: 'twitch-1' } }])
+		const tina = new Browser()
+		await signedIn(s, tina, 'tina@example.com')
+		expect(expectOk(await s.accounts.listSignInMethods(tina.request('/en/settings', { method: 'GET' }))).methods).toEqual([
+			{ provider: 'twitch', detail: 'tina_live' },
+		])
+		expect(expectError(await s.accounts.unlinkProvider(tina.request('/en/settings'), { provider: 'twitch' }))).toMatchObject({ code: 'error-single-identity-not-deletable', status: 422 })
+		expect(expectError(await s.accounts.unlinkProvider(tina.request('/en/settings'), { provider: 'google' }))).toMatchObject({ code: 'error-identity-not-found', status: 404 })
+		expect(fake.requests.filter((r) => r.method === 'DELETE')).toEqual([])
+
+		// The project has manual linking off: a translated failure, not a crash.
+		fake.manualLinking = false
+		expect(expectError(await s.accounts.linkProvider(browser.request('/en/settings'), { provider: 'google', locale: 'en' }))).toEqual({
+			code: 'error-unknown',
+			status: 501,
+			reasons: ['manual-linking-disabled'],
+		})
+		// A provider the project has not switched on never reaches Supabase.
+		expect(expectError(await s.accounts.linkProvider(browser.request('/en/settings'), { provider: 'twitch', locale: 'en' }))).toMatchObject({ code: 'error-unknown', status: 501 })
+
+		const stranger = new Browser()
+		expect(expectError(await s.accounts.listSignInMethods(stranger.request('/en/settings', { method: 'GET' })))).toMatchObject({ code: 'error-not-authenticated', status: 401 })
+		expect(expectError(await s.accounts.linkProvider(stranger.request('/en/settings'), { provider: 'google', locale: 'en' }))).toMatchObject({ code: 'error-not-authenticated', status: 401 })
+		expect(expectError(await s.accounts.unlinkProvider(stranger.request('/en/settings'), { provider: 'google' }))).toMatchObject({ code: 'error-not-authenticated', status: 401 })
+	})
+})

@@ -57,6 +57,15 @@ export interface SentMail {
 	tokenHash: string
 }
 
+export interface FakeIdentity {
+	identity_id: string
+	/** The provider's subject (the user id for the email identity). */
+	id: string
+	provider: string
+	identity_data: Record<string, unknown>
+	created_at: string
+}
+
 interface FakeSession {
 	id: string
 	userId: string
@@ -82,6 +91,8 @@ export class FakeGoTrue {
 	providers: Record<string, boolean> = { email: true, google: true, twitch: false }
 	/** Lifetime of new access tokens, in seconds. */
 	expiresIn = 3600
+	/** The project's "manual linking" setting (linkIdentity). */
+	manualLinking = true
 	/** Whether the server answers at all: false makes every request 503 (a gateway without its upstream). */
 	up = true
 
@@ -94,6 +105,9 @@ export class FakeGoTrue {
 	readonly #mailTokens = new Map<string, { userId: string; type: 'signup' | 'recovery' }>()
 	readonly #codes = new Map<string, { userId: string; challenge: string; method: string }>()
 	readonly #challenges = new Map<string, string>()
+	readonly #identities = new Map<string, FakeIdentity[]>()
+	/** Link flows started by GET /user/identities/authorize, by flow state id. */
+	readonly #links = new Map<string, { userId: string; provider: string; challenge: string; method: string }>()
 	#overrides: Override[] = []
 	#url = ''
 
@@ -170,6 +184,53 @@ export class FakeGoTrue {
 		return code
 	}
 
+	/** The user's identities; a new user starts with its email identity. */
+	identitiesOf(user: FakeUser): FakeIdentity[] {
+		let list = this.#identities.get(user.id)
+		if (!list) {
+			list = [
+				{
+					identity_id: randomUUID(),
+					id: user.id,
+					provider: 'email',
+					identity_data: { email: user.email, email_verified: user.confirmedAt !== null, phone_verified: false, sub: user.id },
+					created_at: user.createdAt,
+				},
+			]
+			this.#identities.set(user.id, list)
+		}
+		return list
+	}
+
+	/** A user who signed up with a provider only: that identity and no email identity. */
+	setIdentities(user: FakeUser, identities: Omit<FakeIdentity, 'identity_id' | 'created_at'>[]): void {
+		const at = new Date().toISOString()
+		this.#identities.set(
+			user.id,
+			identities.map((i) => ({ ...i, identity_id: randomUUID(), created_at: at })),
+		)
+	}
+
+	/**
+	 * What happens after the provider step of a link flow (the URL from GET
+	 * /user/identities/authorize): Supabase links the identity and sends the
+	 * browser back with a PKCE code, or with identity_already_exists when
+	 * another user holds that identity.
+	 */
+	completeLink(authorizeUrl: string, identity: { id: string; identity_data: Record<string, unknown> }): { code: string } | { error: string } {
+		const flow = this.#links.get(new URL(authorizeUrl).searchParams.get('flow_state') ?? '')
+		if (!flow) throw new Error('no link flow behind this URL')
+		for (const [userId, list] of this.#identities) {
+			if (userId !== flow.userId && list.some((i) => i.provider === flow.provider && i.id === identity.id)) return { error: 'identity_already_exists' }
+		}
+		const user = this.users.get(flow.userId)
+		if (!user) throw new Error('the linking user is gone')
+		this.identitiesOf(user).push({ identity_id: randomUUID(), provider: flow.provider, created_at: new Date().toISOString(), ...identity })
+		const code = randomUUID()
+		this.#codes.set(code, { userId: flow.userId, challenge: flow.challenge, method: flow.method })
+		return { code }
+	}
+
 	activeSessions(userId: string): number {
 		return [...this.#sessions.values()].filter((s) => s.userId === userId && !s.revoked).length
 	}
@@ -234,12 +295,39 @@ export class FakeGoTrue {
 		if (key === 'GET /user') return this.#withSession(r, res, (s, u) => this.#json(res, 200, this.#userJson(u)))
 		if (key === 'PUT /user') return this.#withSession(r, res, (s, u) => this.#updateUser(s, u, b, res))
 		if (key === 'POST /logout') return this.#logout(r, res)
+		if (key === 'GET /user/identities/authorize') return this.#withSession(r, res, (_s, u) => this.#authorizeLink(r, u, res))
+		const identity = /^\/user\/identities\/([^/]+)$/.exec(r.path)
+		if (r.method === 'DELETE' && identity?.[1]) return this.#withSession(r, res, (_s, u) => this.#unlink(u, identity[1] ?? '', res))
 		if (key === 'POST /factors') return this.#withSession(r, res, (_s, u) => this.#enroll(u, b, res))
 		const factor = /^\/factors\/([^/]+)(?:\/(challenge|verify))?$/.exec(r.path)
 		if (factor?.[1]) return this.#withSession(r, res, (s, u) => this.#factor(r.method, factor[1] ?? '', factor[2], s, u, b, res))
 		const admin = /^\/admin\/users\/([^/]+)$/.exec(r.path)
 		if (admin?.[1]) return this.#admin(r, admin[1], res)
 		this.#error(res, 404, 'not_found', `no route for ${key}`)
+	}
+
+	#authorizeLink(r: RecordedRequest, user: FakeUser, res: ServerResponse): void {
+		if (!this.manualLinking) return this.#error(res, 404, 'manual_linking_disabled', 'Manual linking is disabled')
+		const provider = r.query.get('provider') ?? ''
+		if (!this.providers[provider]) return this.#error(res, 400, 'validation_failed', 'Unsupported provider: Provider is not enabled')
+		const challenge = r.query.get('code_challenge')
+		if (!challenge || r.query.get('skip_http_redirect') !== 'true') return this.#error(res, 400, 'validation_failed', 'PKCE flow with skip_http_redirect expected')
+		const flowState = randomUUID()
+		this.#links.set(flowState, { userId: user.id, provider, challenge, method: r.query.get('code_challenge_method') ?? 'plain' })
+		// Where the real one points at the provider; the test calls completeLink for the provider's part.
+		const url = new URL(`${this.#url}/fake-provider/${provider}`)
+		url.searchParams.set('flow_state', flowState)
+		url.searchParams.set('redirect_to', r.query.get('redirect_to') ?? '')
+		this.#json(res, 200, { url: url.toString() })
+	}
+
+	#unlink(user: FakeUser, identityId: string, res: ServerResponse): void {
+		const list = this.identitiesOf(user)
+		const index = list.findIndex((i) => i.identity_id === identityId)
+		if (index < 0) return this.#error(res, 404, 'identity_not_found', 'Identity doesn\'t exist')
+		if (list.length === 1) return this.#error(res, 422, 'single_identity_not_deletable', 'User must have at least 1 identity after unlinking')
+		list.splice(index, 1)
+		this.#json(res, 200, {})
 	}
 
 	#signup(r: RecordedRequest, b: Record<string, unknown>, res: ServerResponse): void {
@@ -471,17 +559,13 @@ export class FakeGoTrue {
 	}
 
 	#userJson(user: FakeUser): Record<string, unknown> {
-		const identity = {
-			identity_id: randomUUID(),
-			id: user.id,
+		const identities = this.identitiesOf(user).map((i) => ({
+			...i,
 			user_id: user.id,
-			identity_data: { email: user.email, email_verified: user.confirmedAt !== null, phone_verified: false, sub: user.id },
-			provider: 'email',
-			last_sign_in_at: user.createdAt,
-			created_at: user.createdAt,
-			updated_at: user.createdAt,
-			email: user.email,
-		}
+			last_sign_in_at: i.created_at,
+			updated_at: i.created_at,
+			email: typeof i.identity_data.email === 'string' ? i.identity_data.email : undefined,
+		}))
 		return {
 			id: user.id,
 			aud: 'authenticated',
@@ -493,7 +577,7 @@ export class FakeGoTrue {
 			last_sign_in_at: user.confirmedAt,
 			app_metadata: user.appMetadata,
 			user_metadata: user.userMetadata,
-			identities: [identity],
+			identities,
 			created_at: user.createdAt,
 			updated_at: user.createdAt,
 			is_anonymous: false,

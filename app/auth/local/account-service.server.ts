@@ -3,7 +3,7 @@ import { z } from 'zod'
 import type { JwtClaims } from '#app/db/as-user.server'
 import type { Database } from '#app/db/database.server'
 import { DEFAULT_LOCALE, LOCALE_COOKIE, isLocale, localeFromPath, type Locale } from '#app/i18n/locales'
-import type { AccountService, AuthAdapter, AuthResult, MailAdapter, Viewer } from '#app/platform/types'
+import type { AccountService, AuthAdapter, AuthResult, MailAdapter, OAuthProvider, SignInMethod, Viewer } from '#app/platform/types'
 import { safeRedirectPath } from '#app/utils/redirect'
 import { BackgroundTasks } from './background.server'
 import { AUTH_BASE_PATH, CLIENT_IP_HEADER, createBetterAuth, type LocalBetterAuth } from './better-auth.server'
@@ -29,6 +29,8 @@ const MIN_PASSWORD_LENGTH = 6
 const TOTP_CODE = /^\d{6}$/
 const OAUTH_CALLBACK = new RegExp(`^${AUTH_BASE_PATH}/callback/(google|twitch)$`)
 const isEmail = (value: string) => z.email().safeParse(value).success
+const OAUTH_PROVIDERS = ['google', 'twitch'] as const satisfies readonly OAuthProvider[]
+const isOAuthProvider = (value: unknown): value is OAuthProvider => value === 'google' || value === 'twitch'
 
 export interface LocalAuth {
 	accounts: AccountService
@@ -539,6 +541,107 @@ class LocalAccountService implements AccountService {
 			for (const cookie of expiredSessionCookies(ctx.authCookies)) headers.append('set-cookie', cookie)
 			return succeed(headers, null)
 		})
+	}
+
+	// -------------------------------------------------------------------------
+	// Sign-in methods (settings)
+	// -------------------------------------------------------------------------
+
+	listSignInMethods(request: Request): Promise<AuthResult<{ methods: SignInMethod[]; connectable: OAuthProvider[] }>> {
+		return this.#guard(async (headers) => {
+			const current = await this.#session(request)
+			if (!current) return fail(headers, 'error-not-authenticated', 401)
+			const methods = await this.#methods(current.user.id, current.user.email)
+			const linked = new Set(methods.map((m) => m.provider))
+			const connectable = OAUTH_PROVIDERS.filter((p) => this.#d.providers[p] && !linked.has(p))
+			return succeed(headers, { methods, connectable })
+		})
+	}
+
+	linkProvider(request: Request, input: { provider: OAuthProvider; locale: Locale }): Promise<AuthResult<{ url: string }>> {
+		return this.#guard(async (headers) => {
+			const current = await this.#session(request)
+			if (!current) return fail(headers, 'error-not-authenticated', 401)
+			if (!this.#d.providers[input.provider]) return fail(headers, 'error-unknown', 501, ['provider-not-configured'])
+			if (current.user.twoFactorEnabled === true && current.session.aal !== 'aal2') {
+				return fail(headers, 'error-not-authenticated', 403, ['aal2-required'])
+			}
+			const refused = await this.#limit(headers, [['sensitive:user', current.user.id, this.#d.limits.sensitivePerUser]])
+			if (refused) return refused
+			// Back to the settings page either way; Better Auth appends ?error=<code> on failure.
+			const back = new URL(`${this.#d.appUrl}/${input.locale}/settings`)
+			back.searchParams.set('link', input.provider)
+			const result = await this.#d.auth.api.linkSocialAccount({
+				body: { provider: input.provider, callbackURL: back.toString(), errorCallbackURL: back.toString(), disableRedirect: true },
+				headers: this.#authHeaders(request),
+				returnHeaders: true,
+			})
+			appendSetCookies(headers, result.headers)
+			if (!result.response.url) return fail(headers, 'error-unknown', 500)
+			return succeed(headers, { url: result.response.url })
+		})
+	}
+
+	finishLink(request: Request): Promise<AuthResult<{ provider: OAuthProvider }>> {
+		return this.#guard(async (headers) => {
+			const url = new URL(request.url)
+			const provider = url.searchParams.get('link')
+			if (!isOAuthProvider(provider)) return fail(headers, 'error-unknown', 400)
+			const current = await this.#session(request)
+			if (!current) return fail(headers, 'error-not-authenticated', 401)
+			const error = url.searchParams.get('error')
+			if (error) {
+				// The identity belongs to another account: Supabase's identity_already_exists.
+				if (error === 'account_already_linked_to_different_user') return fail(headers, 'error-identity-already-exists', 422)
+				return fail(headers, 'error-unknown', 400, [error.slice(0, 64)])
+			}
+			// Better Auth linked it before redirecting here; a hand-typed URL proves nothing.
+			const methods = await this.#methods(current.user.id, current.user.email)
+			if (!methods.some((m) => m.provider === provider)) return fail(headers, 'error-identity-not-found', 404)
+			return succeed(headers, { provider })
+		})
+	}
+
+	unlinkProvider(request: Request, input: { provider: OAuthProvider }): Promise<AuthResult> {
+		return this.#guard(async (headers) => {
+			const current = await this.#session(request)
+			if (!current) return fail(headers, 'error-not-authenticated', 401)
+			if (current.user.twoFactorEnabled === true && current.session.aal !== 'aal2') {
+				return fail(headers, 'error-not-authenticated', 403, ['aal2-required'])
+			}
+			const refused = await this.#limit(headers, [['sensitive:user', current.user.id, this.#d.limits.sensitivePerUser]])
+			if (refused) return refused
+			const ctx = await this.#d.auth.$context
+			const accounts = await ctx.internalAdapter.findAccounts(current.user.id)
+			const account = accounts.find((a) => a.providerId === input.provider)
+			if (!account) return fail(headers, 'error-identity-not-found', 404)
+			// The last way in stays: without it the account could not be reached again.
+			if (accounts.length === 1) return fail(headers, 'error-single-identity-not-deletable', 422)
+			// Better Auth's endpoint also wants a fresh session (signed in within a day).
+			const result = await this.#d.auth.api.unlinkAccount({
+				body: { accountId: account.id },
+				headers: this.#authHeaders(request),
+				returnHeaders: true,
+			})
+			appendSetCookies(headers, result.headers)
+			return succeed(headers, null)
+		})
+	}
+
+	async #methods(userId: string, email: string): Promise<SignInMethod[]> {
+		const ctx = await this.#d.auth.$context
+		const accounts = await ctx.internalAdapter.findAccounts(userId)
+		const methods: SignInMethod[] = []
+		for (const account of accounts) {
+			if (account.providerId === 'credential') methods.push({ provider: 'email', detail: email })
+			else if (isOAuthProvider(account.providerId)) {
+				const login = (account as { providerLogin?: unknown }).providerLogin
+				methods.push({ provider: account.providerId, detail: typeof login === 'string' && login ? login : null })
+			}
+		}
+		// Password first, then the providers in a fixed order.
+		const order = ['email', ...OAUTH_PROVIDERS]
+		return methods.sort((a, b) => order.indexOf(a.provider) - order.indexOf(b.provider))
 	}
 
 	// -------------------------------------------------------------------------

@@ -154,7 +154,11 @@ export function createBetterAuth(setup: BetterAuthSetup) {
 			// Provider tokens (Twitch's can act on the user's channel) are
 			// encrypted at rest with the secret.
 			encryptOAuthTokens: true,
-			accountLinking: { enabled: true },
+			// allowDifferentEmails: connecting Google or Twitch from the settings
+			// (signed in, on purpose) may bring another address than the
+			// account's; signing in with a provider still links only by the
+			// same, verified address.
+			accountLinking: { enabled: true, allowDifferentEmails: true },
 			additionalFields: {
 				// The provider's user name where it matters: the Twitch login
 				// (channel name), for linking the channel later. The stable

@@ -45,6 +45,10 @@ const BETTER_AUTH_CODES: Readonly<Record<string, AuthFailure>> = {
 	ACCOUNT_TEMPORARILY_LOCKED: failure('error-rate-limited', 429),
 	UNAUTHORIZED: failure('error-not-authenticated', 401),
 	SESSION_EXPIRED: failure('error-session-not-found', 401),
+	// Disconnecting a provider wants a session signed in within the last day.
+	SESSION_NOT_FRESH: failure('error-session-not-found', 403, ['not-fresh']),
+	FAILED_TO_UNLINK_LAST_ACCOUNT: failure('error-single-identity-not-deletable', 422),
+	ACCOUNT_NOT_FOUND: failure('error-identity-not-found', 404),
 	TOTP_ALREADY_ENABLED: failure('error-unknown', 409, ['totp-already-enabled']),
 	// OAuth: the provider is not configured on this deployment.
 	PROVIDER_NOT_FOUND: failure('error-unknown', 501, ['provider-not-configured']),

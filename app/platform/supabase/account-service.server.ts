@@ -5,7 +5,7 @@ import { DEFAULT_RATE_LIMITS, type AuthLogger, type RateLimit, type RateLimits }
 import { asServiceRole, type JwtClaims } from '#app/db/as-user.server'
 import type { Database } from '#app/db/database.server'
 import { DEFAULT_LOCALE, LOCALE_COOKIE, isLocale, localeFromPath, type Locale } from '#app/i18n/locales'
-import type { AccountService, AuthAdapter, AuthResult, Viewer } from '#app/platform/types'
+import type { AccountService, AuthAdapter, AuthResult, OAuthProvider, SignInMethod, Viewer } from '#app/platform/types'
 import { safeRedirectPath } from '#app/utils/redirect'
 import {
 	authStorageKey,
@@ -27,6 +27,24 @@ const RECOVERY_WINDOW_SECONDS = 60 * 60
 /** Link types /confirm accepts with token_hash (what Supabase's mails carry). */
 const LINK_TYPES = new Set<EmailOtpType>(['signup', 'email', 'recovery', 'invite', 'magiclink', 'email_change'])
 const isEmail = (value: string) => z.email().safeParse(value).success
+const OAUTH_PROVIDERS = ['google', 'twitch'] as const satisfies readonly OAuthProvider[]
+const isOAuthProvider = (value: unknown): value is OAuthProvider => value === 'google' || value === 'twitch'
+
+/** The user's identities as sign-in methods: the password (email) first, then the providers. */
+function signInMethods(user: User): SignInMethod[] {
+	const order = ['email', ...OAUTH_PROVIDERS]
+	const methods: SignInMethod[] = []
+	for (const identity of user.identities ?? []) {
+		const data = identity.identity_data ?? {}
+		if (identity.provider === 'email') methods.push({ provider: 'email', detail: user.email ?? null })
+		else if (isOAuthProvider(identity.provider)) {
+			// Twitch's login (its channel name) where Supabase kept it; Google's address.
+			const detail = identity.provider === 'twitch' ? (data.slug ?? data.name ?? data.nickname) : data.email
+			methods.push({ provider: identity.provider, detail: typeof detail === 'string' && detail ? detail : null })
+		}
+	}
+	return methods.sort((a, b) => order.indexOf(a.provider) - order.indexOf(b.provider))
+}
 
 /**
  * Everything the Supabase account backend needs, built from the environment
@@ -537,6 +555,88 @@ class SupabaseAccountService implements AccountService {
 			this.#forgetFactors(userId)
 			// Its sessions went with it: this browser's cookies are stale.
 			expireSessionCookies(request, this.#storageKey, headers, this.#connection.secureCookies)
+			return succeed(headers, null)
+		})
+	}
+
+	// -------------------------------------------------------------------------
+	// Sign-in methods (settings)
+	// -------------------------------------------------------------------------
+
+	listSignInMethods(request: Request): Promise<AuthResult<{ methods: SignInMethod[]; connectable: OAuthProvider[] }>> {
+		return this.#guard(async (headers) => {
+			const current = await this.#currentUser(this.#client(request, headers))
+			if (!current) return fail(headers, 'error-not-authenticated', 401)
+			const methods = signInMethods(current.user)
+			const linked = new Set(methods.map((m) => m.provider))
+			const connectable: OAuthProvider[] = []
+			for (const provider of OAUTH_PROVIDERS) {
+				if (!linked.has(provider) && (await this.#providerEnabled(provider)) === true) connectable.push(provider)
+			}
+			return succeed(headers, { methods, connectable })
+		})
+	}
+
+	linkProvider(request: Request, input: { provider: OAuthProvider; locale: Locale }): Promise<AuthResult<{ url: string }>> {
+		return this.#guard(async (headers) => {
+			const supabase = this.#client(request, headers)
+			const current = await this.#currentUser(supabase)
+			if (!current) return fail(headers, 'error-not-authenticated', 401)
+			if ((await this.#providerEnabled(input.provider)) === false) return fail(headers, 'error-unknown', 501, ['provider-not-configured'])
+			if (verifiedTotp(current.user) && current.claims.aal !== 'aal2') return fail(headers, 'error-not-authenticated', 403, ['aal2-required'])
+			const refused = this.#limit(headers, [['sensitive:user', current.user.id, this.#limits.sensitivePerUser]])
+			if (refused) return refused
+			// Supabase returns to the settings with ?code=... (PKCE), or ?error=...&error_code=...
+			const back = new URL(`${this.#o.appUrl}/${input.locale}/settings`)
+			back.searchParams.set('link', input.provider)
+			const { data, error } = await supabase.auth.linkIdentity({
+				provider: input.provider,
+				options: { redirectTo: back.toString(), skipBrowserRedirect: true },
+			})
+			if (error) throw error
+			if (!data.url) return fail(headers, 'error-unknown', 500)
+			return succeed(headers, { url: data.url })
+		})
+	}
+
+	finishLink(request: Request): Promise<AuthResult<{ provider: OAuthProvider }>> {
+		return this.#guard(async (headers) => {
+			const url = new URL(request.url)
+			const provider = url.searchParams.get('link')
+			if (!isOAuthProvider(provider)) return fail(headers, 'error-unknown', 400)
+			const failed = redirectErrorCode(url.searchParams)
+			if (failed) return fail(headers, failed, 400)
+			const supabase = this.#client(request, headers)
+			const code = url.searchParams.get('code')
+			if (code && code.length <= 512) {
+				// The code verifier is the cookie linkProvider left; the new session carries the identity.
+				const { error } = await supabase.auth.exchangeCodeForSession(code)
+				if (error) throw error
+			}
+			const current = await this.#currentUser(supabase)
+			if (!current) return fail(headers, 'error-not-authenticated', 401)
+			if (!signInMethods(current.user).some((m) => m.provider === provider)) return fail(headers, 'error-identity-not-found', 404)
+			return succeed(headers, { provider })
+		})
+	}
+
+	unlinkProvider(request: Request, input: { provider: OAuthProvider }): Promise<AuthResult> {
+		return this.#guard(async (headers) => {
+			const supabase = this.#client(request, headers)
+			const current = await this.#currentUser(supabase)
+			if (!current) return fail(headers, 'error-not-authenticated', 401)
+			if (verifiedTotp(current.user) && current.claims.aal !== 'aal2') return fail(headers, 'error-not-authenticated', 403, ['aal2-required'])
+			const refused = this.#limit(headers, [['sensitive:user', current.user.id, this.#limits.sensitivePerUser]])
+			if (refused) return refused
+			const identities = current.user.identities ?? []
+			const identity = identities.find((i) => i.provider === input.provider)
+			if (!identity) return fail(headers, 'error-identity-not-found', 404)
+			// Supabase refuses it too (single_identity_not_deletable); saying so first spares the call.
+			if (identities.length === 1) return fail(headers, 'error-single-identity-not-deletable', 422)
+			const { error } = await supabase.auth.unlinkIdentity(identity)
+			if (error) throw error
+			// The session's user object still lists it until refreshed; the next read asks Supabase again.
+			await this.#bestEffort('refreshing the session after unlinking', () => supabase.auth.refreshSession())
 			return succeed(headers, null)
 		})
 	}

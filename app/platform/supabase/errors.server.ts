@@ -41,6 +41,8 @@ const CODES: Readonly<Record<string, AuthFailure>> = {
 	single_identity_not_deletable: failure('error-single-identity-not-deletable', 422),
 	email_conflict_identity_not_deletable: failure('error-single-identity-not-deletable', 422),
 	same_password: failure('error-weak-password', 422, ['same-password']),
+	// Connecting a provider from the settings needs the project's manual linking on (supabase/config.toml).
+	manual_linking_disabled: failure('error-unknown', 501, ['manual-linking-disabled']),
 	// The session behind the token is gone (signed out elsewhere, user deleted,
 	// refresh token used twice) or the token itself is bad: sign in again.
 	session_not_found: failure('error-session-not-found', 401),
