@@ -57,7 +57,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 			locale,
 			account,
 			messagesVersion: messagesVersion[locale],
-			toast: toast ? { type: toast.type, message: toast.message, description: toast.description ?? null } : null,
+			toast: toast
+				? {
+						type: toast.type,
+						message: toast.message,
+						description: toast.description ?? null,
+						// The one action a flash toast may carry (see Toasts).
+						action: toast.action === 'delete-account' ? ('delete-account' as const) : null,
+					}
+				: null,
 			env: publicEnv(env),
 		},
 		{ headers },

@@ -6,7 +6,7 @@ import type { Locale } from '#app/i18n/locales'
 import type { AccountGate } from '#app/modules/auth/gate.server'
 import { UsernameSchema } from '#app/modules/auth/schemas'
 import { useHydrated } from '#app/utils/use-hydrated'
-import { DeleteAccount } from './delete-account'
+import { DeleteAccount, GATE_DELETE_ACCOUNT_ID, openDeleteAccount } from './delete-account'
 import { SubmitButton } from './forms'
 
 /**
@@ -30,30 +30,49 @@ export function AccountGateDialog({ gate, locale, termsVersion }: { gate: NonNul
 		const reopen = () => {
 			if (!dialog.open) dialog.showModal()
 		}
-		const onCancel = (event: Event) => {
-			if (gate !== 'complete-profile') {
-				event.preventDefault() // the terms stay open: accept or decline
-				toast.info(t('account.terms-accept-to-continue'))
-				return
-			}
-			// The username is required: the dialog steps aside for a toast that
-			// says so and offers account deletion, then comes back.
-			toast.error(t('account.complete-required'), {
+		// The dialog steps aside (a modal dialog makes the toast unreachable)
+		// for an error toast that offers account deletion, then comes back.
+		const stepAside = (message: string) => {
+			dialog.close()
+			toast.error(message, {
 				// Longer than the default 4 s: it carries an action to reach for.
 				duration: 10_000,
 				action: {
 					label: t('account.delete-account'),
 					onClick: () => {
-						dialog.querySelector('details.delete-account')?.setAttribute('open', '')
 						reopen()
+						openDeleteAccount(GATE_DELETE_ACCOUNT_ID)
 					},
 				},
 				onDismiss: reopen,
 				onAutoClose: reopen,
 			})
 		}
+		const onCancel = (event: Event) => {
+			if (gate !== 'complete-profile') {
+				event.preventDefault() // the terms stay open: accept or decline
+				toast.info(t('account.terms-accept-to-continue'))
+				return
+			}
+			// The username is required: closing it unfinished says so.
+			event.preventDefault()
+			stepAside(t('account.complete-required'))
+		}
+		// Declining the terms records nothing: with JavaScript it is answered
+		// here (without, the server answers the same, see api/auth.server.ts).
+		const onDecline = (event: Event) => {
+			const submitter = (event as SubmitEvent).submitter
+			if (!(submitter instanceof HTMLButtonElement) || submitter.value !== 'decline') return
+			event.preventDefault()
+			stepAside(t('account.terms-declined'))
+		}
+		const termsForm = dialog.querySelector('form[data-terms]')
+		termsForm?.addEventListener('submit', onDecline)
 		dialog.addEventListener('cancel', onCancel)
-		return () => dialog.removeEventListener('cancel', onCancel)
+		return () => {
+			dialog.removeEventListener('cancel', onCancel)
+			termsForm?.removeEventListener('submit', onDecline)
+		}
 	}, [gate, hydrated, t])
 
 	return (
@@ -69,7 +88,7 @@ export function AccountGateDialog({ gate, locale, termsVersion }: { gate: NonNul
 							{t('pages.terms.title')}
 						</a>
 					</p>
-					<Form method="post" action="/api/auth/consent" className="actions">
+					<Form method="post" action="/api/auth/consent" className="actions" data-terms="">
 						<input type="hidden" name="type" value="terms_of_service" />
 						<input type="hidden" name="version" value={termsVersion} />
 						<input type="hidden" name="redirectTo" value={back} />
@@ -80,7 +99,7 @@ export function AccountGateDialog({ gate, locale, termsVersion }: { gate: NonNul
 					</Form>
 				</>
 			)}
-			<DeleteAccount back={back} />
+			<DeleteAccount back={back} id={GATE_DELETE_ACCOUNT_ID} />
 		</dialog>
 	)
 }

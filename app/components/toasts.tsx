@@ -1,8 +1,16 @@
 import { useEffect } from 'react'
+import { useTranslation } from 'react-i18next'
 import { Toaster, toast as showToast } from 'sonner'
 import { useHydrated } from '#app/utils/use-hydrated'
+import { GATE_DELETE_ACCOUNT_ID, openDeleteAccount } from './delete-account'
 
-export type FlashToast = { type: 'success' | 'error' | 'info' | 'warning'; message: string; description: string | null }
+export type FlashToast = {
+	type: 'success' | 'error' | 'info' | 'warning'
+	message: string
+	description: string | null
+	/** `delete-account`: the toast offers the delete-account confirmation of the account dialog (declined terms). */
+	action: 'delete-account' | null
+}
 
 /**
  * Toasts travel in a flash cookie (remix-toast) and arrive in the root
@@ -12,16 +20,27 @@ export type FlashToast = { type: 'success' | 'error' | 'info' | 'warning'; messa
  */
 export function Toasts({ toast }: { toast: FlashToast | null }) {
 	const hydrated = useHydrated()
+	const { t } = useTranslation()
 	useEffect(() => {
 		if (!hydrated || !toast) return
-		showToast[toast.type](toast.message, toast.description ? { description: toast.description } : undefined)
-	}, [hydrated, toast])
+		showToast[toast.type](toast.message, {
+			...(toast.description ? { description: toast.description } : {}),
+			...(toast.action === 'delete-account'
+				? { duration: 10_000, action: { label: t('account.delete-account'), onClick: () => openDeleteAccount(GATE_DELETE_ACCOUNT_ID) } }
+				: {}),
+		})
+	}, [hydrated, toast, t])
 	return (
 		<>
 			{!hydrated && toast ? (
 				<div className={`flash flash--${toast.type}`} role={toast.type === 'error' ? 'alert' : 'status'} aria-live="polite">
 					<strong>{toast.message}</strong>
 					{toast.description ? <p>{toast.description}</p> : null}
+					{toast.action === 'delete-account' ? (
+						<p>
+							<a href={`#${GATE_DELETE_ACCOUNT_ID}`}>{t('account.delete-account')}</a>
+						</p>
+					) : null}
 				</div>
 			) : null}
 			<Toaster position="bottom-right" visibleToasts={3} duration={4000} gap={14} richColors closeButton />

@@ -122,3 +122,29 @@ test('the username is checked while typing: taken, invalid, available', async ({
 	await input.fill(`frei_${Date.now().toString(36)}`)
 	await expect(dialog.getByText(tr('de', 'account.username-available'))).toBeVisible()
 })
+
+test('declining the terms records nothing, says why and offers account deletion', async ({ page }, testInfo) => {
+	const lang = 'tr'
+	await signUpAndConfirm(page, lang, uniqueEmail('decline'), 'secret123')
+	await page.goto(`/${lang}`)
+	const dialog = page.getByRole('dialog')
+	await dialog.getByLabel(tr(lang, 'account.username')).fill(`decl_${Date.now().toString(36)}`)
+	await dialog.getByRole('button', { name: tr(lang, 'account.complete-submit') }).click()
+	await expect(dialog.getByRole('heading', { name: tr(lang, 'account.terms-title') })).toBeVisible()
+	await dialog.getByRole('button', { name: tr(lang, 'account.terms-decline') }).click()
+	await expect(page.getByText(tr(lang, 'account.terms-declined'))).toBeVisible()
+	if (testInfo.project.use.javaScriptEnabled === false) {
+		// The server's answer: the dialog again, and the message with a link to its deletion disclosure.
+		await page.getByRole('alert').getByRole('link', { name: tr(lang, 'account.delete-account') }).click()
+		await expect(page).toHaveURL(/#gate-delete-account$/)
+		await dialog.getByText(tr(lang, 'account.delete-account'), { exact: true }).click()
+	} else {
+		// The dialog steps aside for the toast; its action brings it back with the confirmation open.
+		await page.getByRole('button', { name: tr(lang, 'account.delete-account') }).click()
+	}
+	await expect(dialog.getByRole('heading', { name: tr(lang, 'account.terms-title') })).toBeVisible()
+	await expect(dialog.getByRole('button', { name: tr(lang, 'account.delete-confirm') })).toBeVisible()
+	// Nothing was recorded: the terms are still asked for on the next page.
+	await page.goto(`/${lang}/shop`)
+	await expect(page.getByRole('dialog').getByRole('heading', { name: tr(lang, 'account.terms-title') })).toBeVisible()
+})

@@ -86,7 +86,12 @@ export async function consent(request: Request, context: Ctx) {
 	const { t } = getInstance(context)
 	const back = backTo(context, body)
 	if (body.intent === 'decline') {
-		return wantsJson(request) ? data({ declined: true }) : redirectWithError(back, t('account.terms-declined'))
+		// Nothing is recorded: the dialog comes back. The toast offers account
+		// deletion (spec section 4), which without JavaScript is a link to the
+		// dialog's delete-account disclosure.
+		return wantsJson(request)
+			? data({ declined: true })
+			: redirectWithError(back, { message: t('account.terms-declined'), action: 'delete-account' })
 	}
 	try {
 		await queryAsViewer(context, (tx) => tx.query('select public.give_consent($1, $2)', [body.type ?? '', body.version ?? '']))
