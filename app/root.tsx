@@ -14,6 +14,7 @@ import { getToast } from 'remix-toast'
 import type { Route } from './+types/root'
 import { AccountGateDialog } from '#app/components/account-gate'
 import { AuthDialogProvider } from '#app/components/auth-dialog'
+import { GatedActionProvider } from '#app/components/gated-action'
 import { ErrorPage } from '#app/components/error-page'
 import { SiteFooter } from '#app/components/site-footer'
 import { SiteHeader } from '#app/components/site-header'
@@ -92,14 +93,16 @@ export function Layout({ children }: { children: React.ReactNode }) {
 					{t('nav.skip-to-content')}
 				</a>
 				<AuthDialogProvider lang={locale}>
-					<SiteHeader locale={locale} account={rootData?.account ?? null} />
-					<main id="main" tabIndex={-1}>
-						{children}
-					</main>
-					<SiteFooter locale={locale} />
-					{rootData?.account?.gate && !hidesAuthDialogs(location.pathname) ? (
-						<AccountGateDialog gate={rootData.account.gate} locale={locale} termsVersion={rootData.env.TERMS_VERSION} />
-					) : null}
+					<GatedActionProvider readiness={!rootData?.account ? 'sign-in' : rootData.account.gate ? 'account-steps' : 'ready'}>
+						<SiteHeader locale={locale} account={rootData?.account ?? null} />
+						<main id="main" tabIndex={-1}>
+							{children}
+						</main>
+						<SiteFooter locale={locale} />
+						{rootData?.account?.gate && !hidesAuthDialogs(location.pathname) ? (
+							<AccountGateDialog gate={rootData.account.gate} locale={locale} termsVersion={rootData.env.TERMS_VERSION} />
+						) : null}
+					</GatedActionProvider>
 				</AuthDialogProvider>
 				<Toasts toast={rootData?.toast ?? null} />
 				<ScrollRestoration />

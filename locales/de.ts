@@ -190,6 +190,11 @@ const de = {
 		'method-disconnected': '{{provider}} ist nicht mehr mit deinem Konto verbunden.',
 		'method-only-one': 'Verbinde zuerst eine weitere Anmeldemethode, bevor du diese entfernst.',
 	},
+	gate: {
+		'must-log-in-boost': 'Melde dich an, um diese Challenge zu boosten.',
+		'must-log-in-create-dare': 'Melde dich an, um eine Challenge zu schreiben.',
+		'must-log-in-vote': 'Melde dich an, um abzustimmen.',
+	},
 	terms: {
 		'disclaimer-1-submit': 'Indem du ein Konto erstellst, akzeptierst du unsere',
 		'disclaimer-1-continue': 'Indem du fortfährst, akzeptierst du unsere',
@@ -223,6 +228,7 @@ const de = {
 		'code-invalid': 'Gib den 6-stelligen Code oder einen Wiederherstellungscode ein.',
 	},
 	errors: {
+		'error-account-incomplete': 'Wähle zuerst einen Benutzernamen und akzeptiere die Nutzungsbedingungen.',
 		'unknown-error': 'Etwas ist schiefgelaufen. Bitte versuch es noch einmal.',
 		'error-invalid-credentials': 'E-Mail-Adresse oder Passwort ist falsch.',
 		'error-email-not-confirmed': 'Bitte bestätige zuerst deine E-Mail-Adresse: Folge dem Link in der Mail, die wir dir geschickt haben.',

@@ -192,6 +192,11 @@ const en = {
 		'method-disconnected': '{{provider}} is no longer connected to your account.',
 		'method-only-one': 'Connect another way to sign in before you remove this one.',
 	},
+	gate: {
+		'must-log-in-boost': 'Sign in to boost this dare.',
+		'must-log-in-create-dare': 'Sign in to write a dare.',
+		'must-log-in-vote': 'Sign in to vote.',
+	},
 	terms: {
 		'disclaimer-1-submit': 'By creating an account you accept our',
 		'disclaimer-1-continue': 'By continuing you accept our',
@@ -225,6 +230,7 @@ const en = {
 		'code-invalid': 'Enter the 6-digit code or a recovery code.',
 	},
 	errors: {
+		'error-account-incomplete': 'Choose a username and accept the terms first.',
 		'unknown-error': 'Something went wrong. Please try again.',
 		'error-invalid-credentials': 'The e-mail address or the password is wrong.',
 		'error-email-not-confirmed': 'Please confirm your e-mail address first: follow the link in the mail we sent you.',

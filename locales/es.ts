@@ -190,6 +190,11 @@ const es = {
 		'method-disconnected': '{{provider}} ya no está conectado a tu cuenta.',
 		'method-only-one': 'Conecta otro método de inicio de sesión antes de quitar este.',
 	},
+	gate: {
+		'must-log-in-boost': 'Inicia sesión para impulsar este reto.',
+		'must-log-in-create-dare': 'Inicia sesión para escribir un reto.',
+		'must-log-in-vote': 'Inicia sesión para votar.',
+	},
 	terms: {
 		'disclaimer-1-submit': 'Al crear una cuenta, aceptas nuestras',
 		'disclaimer-1-continue': 'Al continuar, aceptas nuestras',
@@ -223,6 +228,7 @@ const es = {
 		'code-invalid': 'Introduce el código de 6 dígitos o un código de recuperación.',
 	},
 	errors: {
+		'error-account-incomplete': 'Primero elige un nombre de usuario y acepta las condiciones de uso.',
 		'unknown-error': 'Algo ha salido mal. Inténtalo de nuevo.',
 		'error-invalid-credentials': 'El correo electrónico o la contraseña no son correctos.',
 		'error-email-not-confirmed': 'Primero confirma tu correo electrónico: sigue el enlace del correo que te hemos enviado.',

@@ -190,6 +190,11 @@ const tr = {
 		'method-disconnected': '{{provider}} artık hesabına bağlı değil.',
 		'method-only-one': 'Bunu kaldırmadan önce başka bir giriş yöntemi bağla.',
 	},
+	gate: {
+		'must-log-in-boost': 'Bu görevi desteklemek için giriş yap.',
+		'must-log-in-create-dare': 'Görev yazmak için giriş yap.',
+		'must-log-in-vote': 'Oy vermek için giriş yap.',
+	},
 	terms: {
 		'disclaimer-1-submit': 'Hesap oluşturarak şunları kabul etmiş olursun:',
 		'disclaimer-1-continue': 'Devam ederek şunları kabul etmiş olursun:',
@@ -223,6 +228,7 @@ const tr = {
 		'code-invalid': '6 haneli kodu ya da bir kurtarma kodunu gir.',
 	},
 	errors: {
+		'error-account-incomplete': 'Önce bir kullanıcı adı seç ve kullanım koşullarını kabul et.',
 		'unknown-error': 'Bir şeyler ters gitti. Lütfen tekrar dene.',
 		'error-invalid-credentials': 'E-posta adresi ya da şifre yanlış.',
 		'error-email-not-confirmed': 'Önce e-posta adresini onayla: sana gönderdiğimiz e-postadaki bağlantıya tıkla.',

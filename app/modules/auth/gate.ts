@@ -5,3 +5,7 @@ export function hidesAuthDialogs(pathname: string): boolean {
 	const page = pathname.split('/')[2] ?? ''
 	return HIDE_AUTH_DIALOGS.includes(page)
 }
+
+/** The actions a visitor must sign in for (spec section 3); each has its must-log-in toast, gate.must-log-in-{reason}. */
+export const GATED_REASONS = ['boost', 'create-dare', 'vote'] as const
+export type GatedReason = (typeof GATED_REASONS)[number]
