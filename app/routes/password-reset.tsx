@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from 'react-i18next'
-import { data, Form } from 'react-router'
+import { data, Form, redirect } from 'react-router'
 import { redirectWithSuccess } from 'remix-toast'
 import type { Route } from './+types/password-reset'
 import { ErrorList, Field, SubmitButton } from '#app/components/forms'
@@ -13,8 +13,9 @@ import { NewPasswordSchema, PasswordResetRequestSchema } from '#app/modules/auth
 
 export function loader({ request }: Route.LoaderArgs) {
 	const url = new URL(request.url)
-	const token = url.searchParams.get('token')
-	return { changePassword: url.searchParams.get('changePassword') === 'true' && Boolean(token), token: token ?? '' }
+	// Without ?token= the change form still shows: a recovery session may be
+	// enough (Supabase), and otherwise the answer is the invalid-link error.
+	return { changePassword: url.searchParams.get('changePassword') === 'true', token: url.searchParams.get('token') ?? '' }
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -25,6 +26,13 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 		const submission = parseWithZod(formData, { schema: NewPasswordSchema })
 		if (submission.status !== 'success') return data({ result: submission.reply({ hideFields: ['password'] }), sent: false }, { status: 400 })
 		const result = await accounts.resetPassword(request, submission.value)
+		if (!result.ok && result.error.reasons?.includes('aal2-required')) {
+			// An account with two-factor sign-in (Supabase wants aal2 to change a
+			// password): the link signed this browser in; the code comes next, then
+			// this form again, which the recovery session may submit without a token.
+			const back = `/${params.lang}/password-reset?changePassword=true`
+			return redirect(`/${params.lang}/login?${new URLSearchParams({ step: 'totp', redirectTo: back })}`, { headers: result.headers })
+		}
 		if (!result.ok) {
 			return data(
 				{ result: submission.reply({ formErrors: [result.error.code], hideFields: ['password'] }), sent: false },

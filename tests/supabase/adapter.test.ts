@@ -470,6 +470,32 @@ describe('password reset', () => {
 	})
 })
 
+describe('password reset with two-factor sign-in', () => {
+	test('the link signs in but the password waits for the code; after it the recovery session sets it without the token', async () => {
+		const s = setup()
+		const laptop = new Browser()
+		const user = await signedIn(s, laptop)
+		expectOk(laptop.take(await s.accounts.enrollTotp(laptop.request('/en/settings'), { password: 'correct horse' })))
+		expectOk(laptop.take(await s.accounts.confirmTotpEnrollment(laptop.request('/en/settings'), { code: fake.totpCode })))
+
+		await s.accounts.requestPasswordReset(new Browser().request('/en/password-reset'), { email: 'ada@example.com', locale: 'en', redirectTo: '/en' })
+		const mail = fake.mails.at(-1)
+		const phone = new Browser()
+		const first = phone.take(await s.accounts.resetPassword(phone.request('/en/password-reset?changePassword=true'), { token: mail?.tokenHash ?? '', password: 'new horse 2' }))
+		// Supabase wants aal2 to change the password of an account with a verified factor:
+		// the route sends the browser to the code step with the recovery session it now holds.
+		expect(expectError(first)).toEqual({ code: 'error-not-authenticated', status: 403, reasons: ['aal2-required'] })
+		expect(phone.names().some((n) => SESSION_COOKIE.test(n))).toBe(true)
+		expect(user.password).toBe('correct horse')
+
+		expectOk(phone.take(await s.accounts.verifySignInTotp(phone.request('/en/login?step=totp'), { code: fake.totpCode })))
+		// Back on /password-reset?changePassword=true: no token in the form, the recovery session carries it.
+		expect(expectOk(phone.take(await s.accounts.resetPassword(phone.request('/en/password-reset?changePassword=true'), { token: '', password: 'new horse 2' })))).toBeNull()
+		expect(user.password).toBe('new horse 2')
+		expect(fake.activeSessions(user.id)).toBe(0)
+	})
+})
+
 describe('two-factor sign-in', () => {
 	test('enrol (password checked on the side), confirm with the code, then sign-in asks for it and the session is aal2', async () => {
 		const s = setup()

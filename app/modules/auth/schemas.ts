@@ -34,7 +34,12 @@ export const SignInSchema = z.object({ email: EmailSchema, password: PasswordSch
 export const SignUpSchema = z.object({ email: EmailSchema, password: PasswordSchema })
 export const ResendSchema = z.object({ email: EmailSchema })
 export const PasswordResetRequestSchema = z.object({ email: EmailSchema })
-export const NewPasswordSchema = z.object({ token: z.string().min(1).max(512), password: PasswordSchema })
+/**
+ * `token`: the reset link's token. Empty when the browser already holds a
+ * recovery session (Supabase: a recovery link through /confirm, then the
+ * two-factor step); the platform decides whether that is enough.
+ */
+export const NewPasswordSchema = z.object({ token: z.string().max(512).default(''), password: PasswordSchema })
 export const TotpCodeSchema = z.object({
 	code: z
 		.string({ error: 'validation.code-required' })
