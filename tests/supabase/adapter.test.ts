@@ -31,6 +31,8 @@ function setup(overrides: Partial<SupabaseAuthOptions> = {}) {
 		appUrl: APP_URL,
 		log: (level, message) => logs.push({ level, message }),
 		now: () => clock,
+		// The real back-off starts at 200 ms; the retries themselves are what is tested.
+		retry: { baseDelayMs: 1 },
 		...overrides,
 	})
 	const viewerOf = async (browser: Browser) => browser.take(await auth.getViewer(browser.request('/en', { method: 'GET' }))).viewer
@@ -301,7 +303,7 @@ describe('sign-in, sessions and sign-out', () => {
 		// stand-in instead would also break supabase-js's background session
 		// work from earlier calls, which then logs console.error.)
 		const url = `http://127.0.0.1:${await unusedPort()}`
-		const gone = createSupabaseAuth({ url, anonKey: 'anon-key', appUrl: APP_URL, log: (level, message) => s.logs.push({ level, message }) })
+		const gone = createSupabaseAuth({ url, anonKey: 'anon-key', appUrl: APP_URL, retry: { baseDelayMs: 1 }, log: (level, message) => s.logs.push({ level, message }) })
 		// auth-js 2.109 (the version locked for Node 20) logs every failed
 		// fetch with console.error itself; only that is allowed here.
 		const libraryErrors = vi.spyOn(console, 'error').mockImplementation(() => {})
@@ -309,6 +311,35 @@ describe('sign-in, sessions and sign-out', () => {
 		expect(libraryErrors.mock.calls.every(([e]) => String(e).includes('fetch failed'))).toBe(true)
 		expect(expectError(refused)).toEqual({ code: 'error-connection', status: 503 })
 		expect(s.logs.filter((l) => l.level === 'warn' && /could not be reached/.test(l.message))).toHaveLength(2)
+	})
+
+	test('failed calls to Supabase are retried up to 3 times where a second try cannot do harm', async () => {
+		const s = setup()
+		const browser = new Browser()
+		await signedIn(s, browser)
+		const reads = () => fake.requestsTo('GET', '/user').length
+
+		// A read that met a gateway error once: tried again, and the answer is Supabase's.
+		fake.failOnce('GET', '/user', 503, 'unexpected_failure', 'upstream connect error')
+		let before = reads()
+		expectOk(await s.accounts.listSignInMethods(browser.request('/en/settings', { method: 'GET' })))
+		expect(reads() - before).toBe(2)
+
+		// Down for good: 1 try and 3 retries, then the connection error.
+		fake.up = false
+		before = reads()
+		expect(expectError(await s.accounts.listSignInMethods(browser.request('/en/settings', { method: 'GET' })))).toEqual({ code: 'error-connection', status: 503 })
+		expect(reads() - before).toBe(4)
+		fake.up = true
+
+		// A POST that reached Supabase is not sent again: a sign-up or a mail could go out twice.
+		fake.failOnce('POST', '/token', 502, 'unexpected_failure', 'bad gateway')
+		const tokens = fake.requestsTo('POST', '/token').length
+		expect(expectError(await s.accounts.signIn(new Browser().request('/en/login'), { email: 'ada@example.com', password: 'correct horse' }))).toEqual({
+			code: 'error-connection',
+			status: 503,
+		})
+		expect(fake.requestsTo('POST', '/token').length - tokens).toBe(1)
 	})
 
 	test('a new sign-in ends the session the browser held before', async () => {

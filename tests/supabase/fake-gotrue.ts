@@ -17,7 +17,7 @@ import type { AddressInfo } from 'node:net'
  * factors), signs access tokens with ES256 and publishes the key at
  * /.well-known/jwks.json as Supabase's asymmetric keys do, and keeps the
  * state a flow needs (users, sessions, mail tokens, PKCE codes, factors).
- * tests/supabase/contract.test.ts runs the same adapter against a real
+ * tests/supabase/contract.supabase.ts (npm run test:contract) runs the same adapter against a real
  * project when one is configured.
  */
 

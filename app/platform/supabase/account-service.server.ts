@@ -11,6 +11,7 @@ import {
 	authStorageKey,
 	createDetachedClient,
 	createSupabaseServerClient,
+	retryingFetch,
 	expireSessionCookies,
 	hasSessionCookie,
 	type SupabaseConnection,
@@ -82,6 +83,8 @@ export interface SupabaseAuthOptions {
 	settingsCacheSeconds?: number
 	/** The clock (tests). */
 	now?: () => number
+	/** Retries of failed calls to Supabase (retryingFetch); tests shorten the back-off. */
+	retry?: { retries?: number; baseDelayMs?: number }
 }
 
 export interface SupabaseAuth {
@@ -131,6 +134,7 @@ class SupabaseAccountService implements AccountService {
 			url: this.#o.url,
 			anonKey: options.anonKey,
 			secureCookies: options.secureCookies ?? appUrl.startsWith('https:'),
+			fetch: retryingFetch(options.retry),
 		}
 		this.#storageKey = authStorageKey(this.#o.url)
 		this.#limits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits }
@@ -549,7 +553,7 @@ class SupabaseAccountService implements AccountService {
 			}
 			// The auth.users row goes; its foreign keys cascade to the profile,
 			// creator profile, consents, wallet and sessions rows.
-			const admin = createDetachedClient(this.#o.url, this.#o.serviceRoleKey)
+			const admin = createDetachedClient(this.#o.url, this.#o.serviceRoleKey, this.#connection.fetch)
 			const { error } = await admin.auth.admin.deleteUser(userId)
 			if (error && errorCode(error) !== 'user_not_found') throw error
 			this.#forgetFactors(userId)
@@ -742,7 +746,7 @@ class SupabaseAccountService implements AccountService {
 	async #checkPassword(headers: Headers, user: User, password: string): Promise<AuthResult<never> | null> {
 		// An account without an e-mail address (a provider that gave none) has no password.
 		if (!user.email) return fail(headers, 'error-invalid-credentials', 400)
-		const side = createDetachedClient(this.#o.url, this.#o.anonKey)
+		const side = createDetachedClient(this.#o.url, this.#o.anonKey, this.#connection.fetch)
 		const { data, error } = await side.auth.signInWithPassword({ email: user.email, password })
 		if (error) throw error
 		if (data.session) await this.#bestEffort('ending the password check session', () => side.auth.signOut({ scope: 'local' }))
@@ -754,7 +758,7 @@ class SupabaseAccountService implements AccountService {
 		const now = this.#now()
 		if (!this.#settings || this.#settings.until <= now) {
 			try {
-				const response = await fetch(`${this.#o.url}/auth/v1/settings`, { headers: { apikey: this.#o.anonKey } })
+				const response = await (this.#connection.fetch ?? fetch)(`${this.#o.url}/auth/v1/settings`, { headers: { apikey: this.#o.anonKey } })
 				if (!response.ok) return null
 				const body = (await response.json()) as { external?: Record<string, unknown> }
 				const providers = Object.fromEntries(Object.entries(body.external ?? {}).map(([k, v]) => [k, v === true]))

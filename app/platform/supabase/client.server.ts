@@ -29,6 +29,59 @@ export interface SupabaseConnection {
 	anonKey: string
 	/** Secure cookies: on when the app is served over https. */
 	secureCookies: boolean
+	/** The fetch every client uses (retryingFetch). */
+	fetch?: typeof fetch
+}
+
+/** Gateway answers that mean Supabase did not (or could not) handle the request. */
+const RETRY_STATUSES = new Set([502, 503, 504])
+/** Methods that may run twice with the same effect. */
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT'])
+/** Failures before anything was sent: safe to retry whatever the method. */
+const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'])
+
+/**
+ * fetch with the spec's retries for calls to Supabase (section 8: failed
+ * provider fetches retry up to 3 times), backing off exponentially from
+ * `baseDelayMs` (200 ms, as auth-js's own token refresh). Only what cannot
+ * do harm twice is retried: a request that never left (connection refused,
+ * no such host) whatever its method; reads and PUTs also after a network
+ * failure or a 502/503/504. A sign-up or a mail that may have gone out is
+ * never sent again.
+ */
+export function retryingFetch({ retries = 3, baseDelayMs = 200 }: { retries?: number; baseDelayMs?: number } = {}): typeof fetch {
+	return async (input, init) => {
+		const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase()
+		const idempotent = IDEMPOTENT.has(method)
+		for (let attempt = 0; ; attempt++) {
+			try {
+				const response = await fetch(input, init)
+				if (!idempotent || attempt >= retries || !RETRY_STATUSES.has(response.status)) return response
+				await response.body?.cancel()
+			} catch (error) {
+				if (attempt >= retries || !(idempotent ? isNetworkError(error) : neverSent(error))) throw error
+			}
+			await new Promise((resolve) => setTimeout(resolve, baseDelayMs * 2 ** attempt))
+		}
+	}
+}
+
+function errorCodes(error: unknown): string[] {
+	const codes: string[] = []
+	for (let e: unknown = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+		const code = (e as { code?: unknown }).code
+		if (typeof code === 'string') codes.push(code)
+	}
+	return codes
+}
+
+/** undici's "fetch failed" (a TypeError whose cause is the socket's error). */
+function isNetworkError(error: unknown): boolean {
+	return error instanceof TypeError && errorCodes(error).length > 0
+}
+
+function neverSent(error: unknown): boolean {
+	return errorCodes(error).some((code) => NOT_SENT.has(code))
 }
 
 export function supabaseCookieOptions(secure: boolean): CookieOptions {
@@ -56,7 +109,7 @@ export function createSupabaseServerClient(
 	extraRequestHeaders?: Record<string, string>,
 ): SupabaseClient {
 	return createServerClient(connection.url, connection.anonKey, {
-		...(extraRequestHeaders ? { global: { headers: extraRequestHeaders } } : {}),
+		global: { ...(extraRequestHeaders ? { headers: extraRequestHeaders } : {}), ...(connection.fetch ? { fetch: connection.fetch } : {}) },
 		cookieOptions: supabaseCookieOptions(connection.secureCookies),
 		cookies: {
 			getAll: () =>
@@ -75,8 +128,9 @@ export function createSupabaseServerClient(
  * request's cookies: the service-role admin API, and password checks that
  * sign in on the side.
  */
-export function createDetachedClient(url: string, key: string): SupabaseClient {
+export function createDetachedClient(url: string, key: string, fetchImpl?: typeof fetch): SupabaseClient {
 	return createClient(url, key, {
+		...(fetchImpl ? { global: { fetch: fetchImpl } } : {}),
 		auth: { persistSession: false, autoRefreshToken: false, detectSessionInUrl: false },
 		realtime: { transport: WebSocket as never },
 	})

@@ -7,13 +7,13 @@ import { Browser, expectError, expectOk, parseSetCookie } from './browser'
 
 /**
  * The Supabase adapter against a real Supabase project: the contract the
- * loopback stand-in (fake-gotrue.ts) imitates. Runs only when a project is
- * configured, and is skipped otherwise:
+ * loopback stand-in (fake-gotrue.ts) imitates. It needs a project, so it is
+ * not part of `npm test` (which runs offline) but a command of its own:
  *
  *   SUPABASE_TEST_URL=https://<ref>.supabase.co \
  *   SUPABASE_TEST_ANON_KEY=<anon or publishable key> \
  *   SUPABASE_TEST_SERVICE_ROLE_KEY=<service_role or secret key> \
- *   npx vitest run tests/supabase/contract.test.ts
+ *   npm run test:contract
  *
  * (`supabase start` gives a local project: its API URL and keys work the
  * same.) Users are created through the admin API as already confirmed, so no
@@ -25,9 +25,11 @@ import { Browser, expectError, expectOk, parseSetCookie } from './browser'
 const url = process.env.SUPABASE_TEST_URL
 const anonKey = process.env.SUPABASE_TEST_ANON_KEY
 const serviceRoleKey = process.env.SUPABASE_TEST_SERVICE_ROLE_KEY
-const configured = Boolean(url && anonKey && serviceRoleKey)
+if (!url || !anonKey || !serviceRoleKey) {
+	throw new Error('The contract suite needs SUPABASE_TEST_URL, SUPABASE_TEST_ANON_KEY and SUPABASE_TEST_SERVICE_ROLE_KEY (see the comment above).')
+}
 
-describe.skipIf(!configured)('Supabase Auth contract (SUPABASE_TEST_URL)', () => {
+describe('Supabase Auth contract (SUPABASE_TEST_URL)', () => {
 	const password = `Contract-${randomUUID()}`
 	const created: string[] = []
 	let admin: SupabaseClient
@@ -103,6 +105,16 @@ describe.skipIf(!configured)('Supabase Auth contract (SUPABASE_TEST_URL)', () =>
 		expect(expectError(await accounts.verifySignInTotp(new Browser().request('/en/login'), { code: '123456' })).code).toBe('error-session-not-found')
 		// A repeated sign-up of a confirmed address answers like a new one (and sends nothing).
 		expect(expectOk(await accounts.signUp(new Browser().request('/en/register'), { email: user.email, password, locale: 'en', redirectTo: '/en' }))).toBeNull()
+	})
+
+	test('sign-in methods: a password account lists its email identity, and that only identity cannot be removed', async () => {
+		const user = await createConfirmedUser()
+		const { accounts } = service()
+		const browser = new Browser()
+		expectOk(browser.take(await accounts.signIn(browser.request('/en/login'), { email: user.email, password })))
+		const { methods } = expectOk(await accounts.listSignInMethods(browser.request('/en/settings', { method: 'GET' })))
+		expect(methods).toEqual([{ provider: 'email', detail: user.email }])
+		expect(expectError(await accounts.unlinkProvider(browser.request('/en/settings'), { provider: 'google' })).code).toBe('error-identity-not-found')
 	})
 
 	test('account deletion removes the user through the admin API', async () => {
