@@ -4,9 +4,12 @@ import type { RateLimit } from './options.server'
 
 export type LimitDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number }
 
+/** Where the counters live: the local platform's (local shim) or the Supabase platform's (core migration). */
+export type RateLimitTable = 'better_auth.app_rate_limit' | 'app_private.rate_limits'
+
 /**
- * Fixed-window counters in better_auth.app_rate_limit
- * (supabase/local-shim/150_better_auth.sql), shared by every app instance.
+ * Fixed-window counters in a table (better_auth.app_rate_limit on the local
+ * platform, app_private.rate_limits on Supabase), shared by every app instance.
  * One statement per attempt: the upsert counts and decides atomically, so
  * concurrent attempts cannot all slip past a stale read.
  *
@@ -17,11 +20,13 @@ export type LimitDecision = { allowed: true } | { allowed: false; retryAfterSeco
 export class RateLimiter {
 	readonly #db: Database
 	readonly #secret: string
+	readonly #table: RateLimitTable
 	#callsSinceCleanup = 0
 
-	constructor(db: Database, secret: string) {
+	constructor(db: Database, secret: string, table: RateLimitTable = 'better_auth.app_rate_limit') {
 		this.#db = db
 		this.#secret = secret
+		this.#table = table
 	}
 
 	key(scope: string, value: string): string {
@@ -31,7 +36,7 @@ export class RateLimiter {
 	/** Count one attempt against `key`; refused once `max` attempts fall in the current window. */
 	async consume(key: string, limit: RateLimit): Promise<LimitDecision> {
 		const { rows } = await this.#db.query<{ hits: number; seconds_left: number }>(
-			`insert into better_auth.app_rate_limit as l (key, window_started_at, hits)
+			`insert into ${this.#table} as l (key, window_started_at, hits)
 			 values ($1, now(), 1)
 			 on conflict (key) do update set
 			   window_started_at = case when l.window_started_at <= now() - make_interval(secs => $2) then now() else l.window_started_at end,
@@ -45,10 +50,10 @@ export class RateLimiter {
 		return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(row.seconds_left)) }
 	}
 
-	/** Start a fresh window with this attempt counted (a mail just went out: the cooldown starts now). */
-	async restart(key: string): Promise<void> {
+	/** Start a fresh window with this attempt counted (a mail just went out: the cooldown starts now). The window's length is the next consume's. */
+	async restart(key: string, _windowSeconds?: number): Promise<void> {
 		await this.#db.query(
-			`insert into better_auth.app_rate_limit (key, window_started_at, hits) values ($1, now(), 1)
+			`insert into ${this.#table} (key, window_started_at, hits) values ($1, now(), 1)
 			 on conflict (key) do update set window_started_at = now(), hits = 1`,
 			[key],
 		)
@@ -64,7 +69,7 @@ export class RateLimiter {
 		if (this.#callsSinceCleanup < 500) return
 		this.#callsSinceCleanup = 0
 		await this.#db
-			.query(`delete from better_auth.app_rate_limit where window_started_at < now() - interval '1 day'`)
+			.query(`delete from ${this.#table} where window_started_at < now() - interval '1 day'`)
 			.catch(() => {})
 	}
 }

@@ -17,7 +17,15 @@ import {
 	type SupabaseConnection,
 } from './client.server'
 import { errorCode, fail, failure, isPerAddressMailCooldown, redirectErrorCode, succeed, toAuthFailure } from './errors.server'
+import { RateLimiter, type LimitDecision } from '#app/auth/local/rate-limit.server'
 import { MemoryRateLimiter } from './rate-limit.server'
+
+/** The counters: in the database (shared by every instance) or in this process. */
+interface Limiter {
+	key(scope: string, value: string): string
+	consume(key: string, limit: RateLimit): Promise<LimitDecision> | LimitDecision
+	restart(key: string, windowSeconds: number): Promise<void> | void
+}
 
 /** Spec section 5 and 9: inputs at most 100 characters, passwords 6 to 100. */
 const MAX_INPUT_LENGTH = 100
@@ -73,8 +81,15 @@ export interface SupabaseAuthOptions {
 	appName?: string
 	/** Per-limit overrides (tests use small ones); see DEFAULT_RATE_LIMITS. */
 	rateLimits?: Partial<RateLimits>
-	/** The app's database, for the wallet check before deleting an account. */
+	/**
+	 * The app's database: the wallet check before deleting an account, and,
+	 * with `rateLimitSecret`, rate-limit counters shared by every instance
+	 * (app_private.rate_limits). Without both, the counters are this
+	 * process's (MemoryRateLimiter).
+	 */
 	db?: Database
+	/** The key the counters' HMACs use; the same on every instance (index.server.ts derives it). */
+	rateLimitSecret?: string
 	/** Where diagnostics go; console by default (warn and error only). */
 	log?: AuthLogger
 	/** How long a "has a verified second factor" answer is trusted for an aal1 session (getViewer). Default 30. */
@@ -120,7 +135,7 @@ class SupabaseAccountService implements AccountService {
 	readonly #connection: SupabaseConnection
 	readonly #storageKey: string
 	readonly #limits: RateLimits
-	readonly #limiter: MemoryRateLimiter
+	readonly #limiter: Limiter
 	readonly #log: AuthLogger
 	readonly #now: () => number
 	/** `${userId}:${sessionId}` -> whether the user has a verified factor, and until when that answer holds. */
@@ -139,7 +154,10 @@ class SupabaseAccountService implements AccountService {
 		this.#storageKey = authStorageKey(this.#o.url)
 		this.#limits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits }
 		this.#now = options.now ?? Date.now
-		this.#limiter = new MemoryRateLimiter({ now: this.#now })
+		this.#limiter =
+			options.db && options.rateLimitSecret
+				? new RateLimiter(options.db, options.rateLimitSecret, 'app_private.rate_limits')
+				: new MemoryRateLimiter({ now: this.#now })
 		this.#log = options.log ?? consoleLogger
 	}
 
@@ -188,7 +206,7 @@ class SupabaseAccountService implements AccountService {
 			if (input.password.length < MIN_PASSWORD_LENGTH || input.password.length > MAX_INPUT_LENGTH) {
 				return fail(headers, 'error-weak-password', 422, ['length'])
 			}
-			const refused = this.#limit(headers, [
+			const refused = await this.#limit(headers, [
 				['sign-up:ip', this.#ip(request), this.#limits.signUpPerIp],
 				['sign-up:address', email, this.#limits.signUpPerAddress],
 			])
@@ -210,7 +228,7 @@ class SupabaseAccountService implements AccountService {
 			// address exists (confirmations off), or a mail went to it a moment ago.
 			if (error && !isExistingAddressAnswer(error)) throw error
 			// The mail just went out: the resend countdown starts now.
-			this.#limiter.restart(this.#limiter.key('confirmation-mail', email), this.#limits.confirmationMailCooldownSeconds)
+			await this.#limiter.restart(this.#limiter.key('confirmation-mail', email), this.#limits.confirmationMailCooldownSeconds)
 			return succeed(headers, null)
 		})
 	}
@@ -219,11 +237,11 @@ class SupabaseAccountService implements AccountService {
 		return this.#guard(async (headers) => {
 			const email = normaliseEmail(input.email)
 			if (!isEmail(email) || email.length > MAX_INPUT_LENGTH) return fail(headers, 'error-invalid-email', 400)
-			const refused = this.#limit(headers, [['resend:ip', this.#ip(request), this.#limits.resendPerIp]])
+			const refused = await this.#limit(headers, [['resend:ip', this.#ip(request), this.#limits.resendPerIp]])
 			if (refused) return refused
 			// The cooldown counts per address whether or not it has an account,
 			// so the answer (429 with the seconds left, or ok) says nothing.
-			const cooldown = this.#limiter.consume(this.#limiter.key('confirmation-mail', email), {
+			const cooldown = await this.#limiter.consume(this.#limiter.key('confirmation-mail', email), {
 				max: 1,
 				windowSeconds: this.#limits.confirmationMailCooldownSeconds,
 			})
@@ -250,7 +268,7 @@ class SupabaseAccountService implements AccountService {
 			const url = new URL(request.url)
 			const locale = localeFromPath(url.pathname) ?? DEFAULT_LOCALE
 			let redirectTo = safeRedirectPath(url.searchParams.get('redirect-to'), `/${locale}`)
-			const refused = this.#limit(headers, [['link:ip', this.#ip(request), this.#limits.otherPerIp]])
+			const refused = await this.#limit(headers, [['link:ip', this.#ip(request), this.#limits.otherPerIp]])
 			if (refused) return refused
 			const supabase = this.#client(request, headers)
 			const code = url.searchParams.get('code')
@@ -292,7 +310,7 @@ class SupabaseAccountService implements AccountService {
 		return this.#guard(async (headers) => {
 			const email = normaliseEmail(input.email)
 			if (!isEmail(email) || email.length > MAX_INPUT_LENGTH) return fail(headers, 'error-invalid-email', 400)
-			const refused = this.#limit(headers, [
+			const refused = await this.#limit(headers, [
 				['sign-in:ip', this.#ip(request), this.#limits.signInPerIp],
 				['sign-in:address', email, this.#limits.signInPerAddress],
 			])
@@ -317,7 +335,7 @@ class SupabaseAccountService implements AccountService {
 
 	verifySignInTotp(request: Request, input: { code: string }): Promise<AuthResult> {
 		return this.#guard(async (headers) => {
-			const refused = this.#limit(headers, [['totp:ip', this.#ip(request), this.#limits.totpPerIp]])
+			const refused = await this.#limit(headers, [['totp:ip', this.#ip(request), this.#limits.totpPerIp]])
 			if (refused) return refused
 			const code = input.code.replace(/\s+/g, '')
 			// Supabase has no recovery codes: only the authenticator's 6 digits.
@@ -327,7 +345,7 @@ class SupabaseAccountService implements AccountService {
 			// expired means signing in again, as on the local platform.
 			const current = await this.#currentUser(supabase)
 			if (!current) return fail(headers, 'error-session-not-found', 401)
-			const perUser = this.#limit(headers, [['sensitive:user', current.user.id, this.#limits.sensitivePerUser]])
+			const perUser = await this.#limit(headers, [['sensitive:user', current.user.id, this.#limits.sensitivePerUser]])
 			if (perUser) return perUser
 			const factor = verifiedTotp(current.user)
 			if (!factor) return fail(headers, 'error-invalid-totp', 422, ['not-enrolled'])
@@ -358,7 +376,7 @@ class SupabaseAccountService implements AccountService {
 		return this.#guard(async (headers) => {
 			const email = normaliseEmail(input.email)
 			if (!isEmail(email) || email.length > MAX_INPUT_LENGTH) return fail(headers, 'error-invalid-email', 400)
-			const refused = this.#limit(headers, [
+			const refused = await this.#limit(headers, [
 				['reset:ip', this.#ip(request), this.#limits.resetPerIp],
 				['reset:address', email, this.#limits.resetPerAddress],
 			])
@@ -386,7 +404,7 @@ class SupabaseAccountService implements AccountService {
 	 */
 	resetPassword(request: Request, input: { token: string; password: string }): Promise<AuthResult> {
 		return this.#guard(async (headers) => {
-			const refused = this.#limit(headers, [['link:ip', this.#ip(request), this.#limits.otherPerIp]])
+			const refused = await this.#limit(headers, [['link:ip', this.#ip(request), this.#limits.otherPerIp]])
 			if (refused) return refused
 			if (input.password.length < MIN_PASSWORD_LENGTH || input.password.length > MAX_INPUT_LENGTH) {
 				return fail(headers, 'error-weak-password', 422, ['length'])
@@ -419,7 +437,7 @@ class SupabaseAccountService implements AccountService {
 			if ((await this.#providerEnabled(input.provider)) === false) {
 				return fail(headers, 'error-unknown', 501, ['provider-not-configured'])
 			}
-			const refused = this.#limit(headers, [['oauth:ip', this.#ip(request), this.#limits.otherPerIp]])
+			const refused = await this.#limit(headers, [['oauth:ip', this.#ip(request), this.#limits.otherPerIp]])
 			if (refused) return refused
 			const locale = localeFromPath(input.redirectTo) ?? cookieLocale(request) ?? DEFAULT_LOCALE
 			const redirectTo = safeRedirectPath(input.redirectTo, `/${locale}`)
@@ -449,7 +467,7 @@ class SupabaseAccountService implements AccountService {
 			const supabase = this.#client(request, headers)
 			const current = await this.#currentUser(supabase)
 			if (!current) return fail(headers, 'error-not-authenticated', 401)
-			const refused = this.#limit(headers, [['sensitive:user', current.user.id, this.#limits.sensitivePerUser]])
+			const refused = await this.#limit(headers, [['sensitive:user', current.user.id, this.#limits.sensitivePerUser]])
 			if (refused) return refused
 			if (input.password.length === 0 || input.password.length > MAX_INPUT_LENGTH) {
 				return fail(headers, 'error-invalid-credentials', 400)
@@ -482,7 +500,7 @@ class SupabaseAccountService implements AccountService {
 			const supabase = this.#client(request, headers)
 			const current = await this.#currentUser(supabase)
 			if (!current) return fail(headers, 'error-not-authenticated', 401)
-			const refused = this.#limit(headers, [['sensitive:user', current.user.id, this.#limits.sensitivePerUser]])
+			const refused = await this.#limit(headers, [['sensitive:user', current.user.id, this.#limits.sensitivePerUser]])
 			if (refused) return refused
 			const code = input.code.replace(/\s+/g, '')
 			if (!TOTP_CODE.test(code)) return fail(headers, 'error-invalid-totp', 422)
@@ -504,7 +522,7 @@ class SupabaseAccountService implements AccountService {
 			const enabled = verifiedTotp(current.user) !== null
 			// Only a session that proved the factor may remove it (Supabase requires aal2 too).
 			if (enabled && current.claims.aal !== 'aal2') return fail(headers, 'error-not-authenticated', 403, ['aal2-required'])
-			const refused = this.#limit(headers, [['sensitive:user', current.user.id, this.#limits.sensitivePerUser]])
+			const refused = await this.#limit(headers, [['sensitive:user', current.user.id, this.#limits.sensitivePerUser]])
 			if (refused) return refused
 			if (input.password.length === 0 || input.password.length > MAX_INPUT_LENGTH) {
 				return fail(headers, 'error-invalid-credentials', 400)
@@ -588,7 +606,7 @@ class SupabaseAccountService implements AccountService {
 			if (!current) return fail(headers, 'error-not-authenticated', 401)
 			if ((await this.#providerEnabled(input.provider)) === false) return fail(headers, 'error-unknown', 501, ['provider-not-configured'])
 			if (verifiedTotp(current.user) && current.claims.aal !== 'aal2') return fail(headers, 'error-not-authenticated', 403, ['aal2-required'])
-			const refused = this.#limit(headers, [['sensitive:user', current.user.id, this.#limits.sensitivePerUser]])
+			const refused = await this.#limit(headers, [['sensitive:user', current.user.id, this.#limits.sensitivePerUser]])
 			if (refused) return refused
 			// Supabase returns to the settings with ?code=... (PKCE), or ?error=...&error_code=...
 			const back = new URL(`${this.#o.appUrl}/${input.locale}/settings`)
@@ -630,7 +648,7 @@ class SupabaseAccountService implements AccountService {
 			const current = await this.#currentUser(supabase)
 			if (!current) return fail(headers, 'error-not-authenticated', 401)
 			if (verifiedTotp(current.user) && current.claims.aal !== 'aal2') return fail(headers, 'error-not-authenticated', 403, ['aal2-required'])
-			const refused = this.#limit(headers, [['sensitive:user', current.user.id, this.#limits.sensitivePerUser]])
+			const refused = await this.#limit(headers, [['sensitive:user', current.user.id, this.#limits.sensitivePerUser]])
 			if (refused) return refused
 			const identities = current.user.identities ?? []
 			const identity = identities.find((i) => i.provider === input.provider)
@@ -677,10 +695,10 @@ class SupabaseAccountService implements AccountService {
 	}
 
 	/** The first refused limit, as a 429 with the seconds to wait; null when all allow. IP checks without an IP are skipped. */
-	#limit(headers: Headers, checks: readonly Limit[]): AuthResult<never> | null {
+	async #limit(headers: Headers, checks: readonly Limit[]): Promise<AuthResult<never> | null> {
 		for (const [scope, value, limit] of checks) {
 			if (value === null) continue
-			const decision = this.#limiter.consume(this.#limiter.key(scope, value), limit)
+			const decision = await this.#limiter.consume(this.#limiter.key(scope, value), limit)
 			if (!decision.allowed) {
 				headers.set('retry-after', String(decision.retryAfterSeconds))
 				return { ok: false, error: failure('error-rate-limited', 429, [String(decision.retryAfterSeconds)]), headers }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import type { Database } from '#app/db/database.server'
 import type { Env } from '#app/env.server'
 import { createSmtpMailer } from '#app/mail/smtp.server'
@@ -28,8 +29,18 @@ export function supabaseAuthOptions(env: Env, db?: Database): SupabaseAuthOption
 		appUrl: env.APP_URL,
 		secureCookies: env.APP_URL.startsWith('https:'),
 		trustProxy: env.TRUST_PROXY,
-		...(db ? { db } : {}),
+		...(db ? { db, rateLimitSecret: rateLimitSecret(serviceRoleKey || env.DATABASE_URL || env.SUPABASE_ANON_KEY) } : {}),
 	}
+}
+
+/**
+ * The key of the rate-limit counters' HMACs: every instance must agree on it
+ * without one more variable to configure, so it is derived from a secret they
+ * already share (the service role key, else the database URL, which holds the
+ * database password).
+ */
+function rateLimitSecret(shared: string): string {
+	return createHash('sha256').update(`dareboost rate limits\0${shared}`).digest('base64url')
 }
 
 /**
@@ -37,8 +48,10 @@ export function supabaseAuthOptions(env: Env, db?: Database): SupabaseAuthOption
  * Postgres through DATABASE_URL (queries still run as the user, with the
  * claims Supabase verified), Supabase Realtime for delivery.
  *
- * `db` (optional) lets account deletion check the wallet first, as the local
- * platform does; without it the check is skipped.
+ * `db` (optional, always given by the server) lets account deletion check
+ * the wallet first, as the local platform does, and keeps the rate-limit
+ * counters in app_private.rate_limits, shared by every instance; without it
+ * the check is skipped and the counters are per process.
  */
 export function createSupabasePlatform(env: Env, db?: Database): Platform {
 	const { accounts, auth } = createSupabaseAuth(supabaseAuthOptions(env, db))

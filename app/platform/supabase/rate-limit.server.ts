@@ -4,16 +4,19 @@ import type { RateLimit } from '#app/auth/local/options.server'
 export type LimitDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number }
 
 /**
- * Fixed-window counters in this process's memory, for the Supabase platform.
+ * Fixed-window counters in this process's memory: the Supabase platform's
+ * fallback when it has no database (the server always gives it one; then
+ * the counters are in app_private.rate_limits, shared by every instance,
+ * through the local platform's RateLimiter).
  *
  * Supabase Auth has rate limits of its own, but it counts per IP address and
  * every call here comes from this server's address, so they cannot tell one
  * visitor from another; and its per-address mail frequency answers only for
  * addresses that have an account (which would tell who has one). These
- * counters give both platforms the same rules (DEFAULT_RATE_LIMITS). They are
- * per instance: with several instances behind a balancer a visitor gets up to
- * that many times the attempts, still bounded, and Supabase's own limits stay
- * behind them. The local platform keeps its counters in the database instead.
+ * counters give both platforms the same rules (DEFAULT_RATE_LIMITS). In
+ * memory they are per instance: with several instances behind a balancer a
+ * visitor gets up to that many times the attempts, still bounded, and
+ * Supabase's own limits stay behind them.
  *
  * Keys are HMACs under a per-process random key: memory never holds a
  * readable address.
