@@ -3,7 +3,7 @@ import { DEFAULT_RATE_LIMITS } from '#app/auth/local/options.server'
 import { asUser } from '#app/db/as-user.server'
 import type { Database } from '#app/db/database.server'
 import { describeEachDatabase } from '#tests/support/databases'
-import { startMailCatcher, type MailCatcher } from './support/mail-catcher'
+import { startMailCatcher, type MailCatcher } from '#tests/support/mail-catcher.js'
 import {
 	appPathOf,
 	createHarness,

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import type { Database } from '#app/db/database.server'
 import { describeEachDatabase } from '#tests/support/databases'
 import { APP_URL, createHarness, expectError, expectOk, signUpAndConfirm, uniqueEmail, type Browser, type Harness } from './support/harness'
-import { startMailCatcher, type MailCatcher } from './support/mail-catcher'
+import { startMailCatcher, type MailCatcher } from '#tests/support/mail-catcher.js'
 import { startIdentityProvider, type TestAccount, type TestIdentityProvider } from './support/oidc'
 import { totp } from './support/totp'
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { describeEachDatabase } from '#tests/support/databases'
-import { startMailCatcher, type MailCatcher } from './support/mail-catcher'
+import { startMailCatcher, type MailCatcher } from '#tests/support/mail-catcher.js'
 import { createHarness, expectError, expectOk, signUpAndConfirm, type Browser, type Harness } from './support/harness'
 import { totp } from './support/totp'
 

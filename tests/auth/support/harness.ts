@@ -6,7 +6,7 @@ import type { Database } from '#app/db/database.server'
 import { createSmtpMailer } from '#app/mail/smtp.server'
 import type { Locale } from '#app/i18n/locales'
 import type { AuthResult } from '#app/platform/types'
-import type { MailCatcher } from './mail-catcher'
+import type { MailCatcher } from '#tests/support/mail-catcher.js'
 
 export const APP_URL = 'http://localhost:3000'
 

@@ -1,12 +1,20 @@
 // Starts the production server for one end-to-end database:
-//   pglite   — embedded PGlite in a fresh temporary folder
-//   postgres — a fresh database on the TEST_DATABASE_URL server, dropped on exit
+//   pglite   — embedded PGlite in a fresh temporary folder; mail goes to the
+//              development mailbox (/dev/mailbox), as with `npm start`
+//   postgres — a fresh database on the TEST_DATABASE_URL server, dropped on
+//              exit; mail goes through SMTP to a real SMTP server on loopback
+//              (tests/support/mail-catcher.js), as in a server deployment
 // Both get the demo data, exactly as `npm start` would.
+//
+// The SMTP catcher's mails are served to the tests as JSON on
+// http://127.0.0.1:{PORT + 1000}/mails?to={address} (mailbox.ts reads them).
 import { spawn } from 'node:child_process'
+import { createServer } from 'node:http'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
+import { startMailCatcher } from '../../support/mail-catcher.js'
 import { startIdentityProviders } from './identity-providers.js'
 
 const [kind, port] = process.argv.slice(2)
@@ -37,6 +45,15 @@ if (kind === 'pglite') {
 	env.DATABASE_URL = url.toString()
 	// A server deployment brings its own secret (the embedded default makes one).
 	env.BETTER_AUTH_SECRET = 'e2e-only-secret-that-is-long-enough-0123456789'
+	// ...and its own SMTP server.
+	const catcher = await startMailCatcher()
+	env.SMTP_URL = catcher.smtpUrl
+	const mailbox = createServer((req, res) => {
+		const to = new URL(req.url ?? '/', 'http://localhost').searchParams.get('to') ?? ''
+		const mails = catcher.mailsTo(to).map(({ to, subject, links }) => ({ to, subject, links }))
+		res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(mails))
+	})
+	await new Promise((resolve) => mailbox.listen(Number(port) + 1000, '127.0.0.1', () => resolve(undefined)))
 	cleanup = async () => {
 		const c = new pg.Client({ connectionString: adminUrl })
 		await c.connect()

@@ -1,32 +1,18 @@
-import type { AddressInfo } from 'node:net'
+// A real SMTP server on loopback that keeps what it receives: the app sends
+// through nodemailer (createSmtpMailer) exactly as it would to a provider,
+// and the tests read the mails, and the links in them, back from here.
+//
+// Plain JavaScript (types in mail-catcher.d.ts): the Vitest suites import it,
+// and so does tests/e2e/support/start-server.js, which runs in plain Node and
+// serves what it caught to the Playwright tests over HTTP.
 import { SMTPServer } from 'smtp-server'
 
-/**
- * A real SMTP server on loopback that keeps what it receives: the app sends
- * through nodemailer (createSmtpMailer) exactly as it would to a provider,
- * and the tests read the mails, and the links in them, back from here.
- */
-export interface CaughtMail {
-	to: string[]
-	subject: string
-	text: string
-	html: string
-	/** Every http(s) link of the plain-text part, in order. */
-	links: string[]
-}
-
-export interface MailCatcher {
-	smtpUrl: string
-	mails: CaughtMail[]
-	/** The next mail to `to` that arrives after `since` mails were already seen (waits up to 5 s). */
-	waitFor(to: string, since?: number): Promise<CaughtMail>
-	mailsTo(to: string): CaughtMail[]
-	close(): Promise<void>
-}
-
-export async function startMailCatcher(): Promise<MailCatcher> {
-	const mails: CaughtMail[] = []
-	const waiters = new Set<() => void>()
+/** @returns {Promise<import('./mail-catcher').MailCatcher>} */
+export async function startMailCatcher() {
+	/** @type {import('./mail-catcher').CaughtMail[]} */
+	const mails = []
+	/** @type {Set<() => void>} */
+	const waiters = new Set()
 	const server = new SMTPServer({
 		// Plain SMTP on loopback: no STARTTLS (its self-signed certificate would
 		// be refused by nodemailer, as it should be), no login.
@@ -34,8 +20,9 @@ export async function startMailCatcher(): Promise<MailCatcher> {
 		authOptional: true,
 		logger: false,
 		onData(stream, session, callback) {
-			const chunks: Buffer[] = []
-			stream.on('data', (chunk: Buffer) => chunks.push(chunk))
+			/** @type {Buffer[]} */
+			const chunks = []
+			stream.on('data', (chunk) => chunks.push(chunk))
 			stream.on('end', () => {
 				const parsed = parseMessage(Buffer.concat(chunks).toString('utf8'))
 				mails.push({ ...parsed, to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()) })
@@ -44,10 +31,11 @@ export async function startMailCatcher(): Promise<MailCatcher> {
 			})
 		},
 	})
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-	const { port } = server.server.address() as AddressInfo
+	await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)))
+	const { port } = server.server.address()
 
-	const mailsTo = (to: string) => mails.filter((m) => m.to.includes(to.toLowerCase()))
+	/** @param {string} to */
+	const mailsTo = (to) => mails.filter((m) => m.to.includes(to.toLowerCase()))
 	return {
 		smtpUrl: `smtp://127.0.0.1:${port}`,
 		mails,
@@ -58,17 +46,17 @@ export async function startMailCatcher(): Promise<MailCatcher> {
 				const found = mailsTo(to)[since]
 				if (found) return found
 				if (Date.now() > deadline) throw new Error(`no mail #${since + 1} to ${to} within 15 s`)
-				await new Promise<void>((resolve) => {
+				await new Promise((resolve) => {
 					const wake = () => {
 						waiters.delete(wake)
-						resolve()
+						resolve(undefined)
 					}
 					waiters.add(wake)
 					setTimeout(wake, 100)
 				})
 			}
 		},
-		close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+		close: () => new Promise((resolve) => server.close(() => resolve(undefined))),
 	}
 }
 
@@ -77,12 +65,10 @@ export async function startMailCatcher(): Promise<MailCatcher> {
 // quoted-printable or base64 bodies, RFC 2047 encoded subjects.
 // ---------------------------------------------------------------------------
 
-interface Part {
-	headers: Map<string, string>
-	body: string
-}
+/** @typedef {{ headers: Map<string, string>, body: string }} Part */
 
-function parseMessage(raw: string): Omit<CaughtMail, 'to'> {
+/** @param {string} raw */
+function parseMessage(raw) {
 	const root = parsePart(raw)
 	const leaves = flatten(root)
 	const text = leaves.find((p) => contentType(p).startsWith('text/plain'))
@@ -96,12 +82,13 @@ function parseMessage(raw: string): Omit<CaughtMail, 'to'> {
 	}
 }
 
-function parsePart(raw: string): Part {
+/** @param {string} raw @returns {Part} */
+function parsePart(raw) {
 	const normalised = raw.replace(/\r\n/g, '\n')
 	const split = normalised.indexOf('\n\n')
 	const head = split === -1 ? normalised : normalised.slice(0, split)
 	const body = split === -1 ? '' : normalised.slice(split + 2)
-	const headers = new Map<string, string>()
+	const headers = new Map()
 	for (const line of head.replace(/\n[ \t]+/g, ' ').split('\n')) {
 		const colon = line.indexOf(':')
 		if (colon > 0) headers.set(line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim())
@@ -109,11 +96,13 @@ function parsePart(raw: string): Part {
 	return { headers, body }
 }
 
-function contentType(part: Part): string {
+/** @param {Part} part */
+function contentType(part) {
 	return (part.headers.get('content-type') ?? 'text/plain').toLowerCase()
 }
 
-function flatten(part: Part): Part[] {
+/** @param {Part} part @returns {Part[]} */
+function flatten(part) {
 	const type = part.headers.get('content-type') ?? ''
 	const boundary = /boundary="?([^";]+)"?/i.exec(type)?.[1]
 	if (!type.toLowerCase().startsWith('multipart/') || !boundary) return [part]
@@ -124,21 +113,23 @@ function flatten(part: Part): Part[] {
 		.flatMap((chunk) => flatten(parsePart(chunk.replace(/^\n/, ''))))
 }
 
-function decodeBody(part: Part): string {
+/** @param {Part} part */
+function decodeBody(part) {
 	const encoding = (part.headers.get('content-transfer-encoding') ?? '7bit').toLowerCase()
 	const body = part.body.replace(/\n$/, '')
 	if (encoding === 'base64') return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8')
 	if (encoding === 'quoted-printable') {
-		const bytes = body.replace(/=\n/g, '').replace(/=([0-9A-F]{2})/gi, (_, hex: string) => `%${hex}`)
+		const bytes = body.replace(/=\n/g, '').replace(/=([0-9A-F]{2})/gi, (_, hex) => `%${hex}`)
 		return decodeURIComponent(bytes.replace(/%(?![0-9A-F]{2})/gi, '%25'))
 	}
 	return body
 }
 
-function decodeWords(value: string): string {
+/** @param {string} value */
+function decodeWords(value) {
 	return value
 		.replace(/\?=\s+=\?/g, '?==?')
-		.replace(/=\?([^?]+)\?([BQ])\?([^?]*)\?=/gi, (_, _charset: string, kind: string, data: string) =>
+		.replace(/=\?([^?]+)\?([BQ])\?([^?]*)\?=/gi, (_, _charset, kind, data) =>
 			kind.toUpperCase() === 'B'
 				? Buffer.from(data, 'base64').toString('utf8')
 				: decodeURIComponent(data.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, '%$1').replace(/%(?![0-9A-F]{2})/gi, '%25')),
