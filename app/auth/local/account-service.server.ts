@@ -1,9 +1,19 @@
 import { createEmailVerificationToken } from 'better-auth/api'
-import { z } from 'zod'
 import type { JwtClaims } from '#app/db/as-user.server'
 import type { Database } from '#app/db/database.server'
-import { DEFAULT_LOCALE, LOCALE_COOKIE, isLocale, localeFromPath, type Locale } from '#app/i18n/locales'
+import { DEFAULT_LOCALE, isLocale, localeFromPath, type Locale } from '#app/i18n/locales'
 import type { AccountService, AuthAdapter, AuthResult, MailAdapter, OAuthProvider, SignInMethod, Viewer } from '#app/platform/types'
+import {
+	MAX_INPUT_LENGTH,
+	OAUTH_PROVIDERS,
+	TOTP_CODE,
+	cookieLocale,
+	isAcceptableEmail,
+	isAcceptablePassword,
+	isOAuthProvider,
+	isPlausiblePassword,
+	normaliseEmail,
+} from '#app/platform/account-rules.server'
 import { safeRedirectPath } from '#app/utils/redirect'
 import { BackgroundTasks } from './background.server'
 import { AUTH_BASE_PATH, CLIENT_IP_HEADER, createBetterAuth, type LocalBetterAuth } from './better-auth.server'
@@ -23,14 +33,7 @@ import {
 } from './options.server'
 import { RateLimiter } from './rate-limit.server'
 
-/** Spec section 5 and 9: inputs at most 100 characters, passwords 6 to 100. */
-const MAX_INPUT_LENGTH = 100
-const MIN_PASSWORD_LENGTH = 6
-const TOTP_CODE = /^\d{6}$/
 const OAUTH_CALLBACK = new RegExp(`^${AUTH_BASE_PATH}/callback/(google|twitch)$`)
-const isEmail = (value: string) => z.email().safeParse(value).success
-const OAUTH_PROVIDERS = ['google', 'twitch'] as const satisfies readonly OAuthProvider[]
-const isOAuthProvider = (value: unknown): value is OAuthProvider => value === 'google' || value === 'twitch'
 
 export interface LocalAuth {
 	accounts: AccountService
@@ -149,8 +152,8 @@ class LocalAccountService implements AccountService {
 	signUp(request: Request, input: { email: string; password: string; locale: Locale; redirectTo: string }): Promise<AuthResult> {
 		return this.#guard(async (headers) => {
 			const email = normaliseEmail(input.email)
-			if (!isEmail(email) || email.length > MAX_INPUT_LENGTH) return fail(headers, 'error-invalid-email', 400)
-			if (input.password.length < MIN_PASSWORD_LENGTH || input.password.length > MAX_INPUT_LENGTH) {
+			if (!isAcceptableEmail(email)) return fail(headers, 'error-invalid-email', 400)
+			if (!isAcceptablePassword(input.password)) {
 				return fail(headers, 'error-weak-password', 422, ['length'])
 			}
 			const ip = this.#ip(request)
@@ -205,7 +208,7 @@ class LocalAccountService implements AccountService {
 	resendConfirmation(request: Request, input: { email: string; locale: Locale; redirectTo: string }): Promise<AuthResult> {
 		return this.#guard(async (headers) => {
 			const email = normaliseEmail(input.email)
-			if (!isEmail(email) || email.length > MAX_INPUT_LENGTH) return fail(headers, 'error-invalid-email', 400)
+			if (!isAcceptableEmail(email)) return fail(headers, 'error-invalid-email', 400)
 			const refused = await this.#limit(headers, [['resend:ip', this.#ip(request), this.#d.limits.resendPerIp]])
 			if (refused) return refused
 			const redirectTo = safeRedirectPath(input.redirectTo, `/${input.locale}`)
@@ -261,13 +264,13 @@ class LocalAccountService implements AccountService {
 	signIn(request: Request, input: { email: string; password: string }): Promise<AuthResult<{ totpRequired: boolean }>> {
 		return this.#guard(async (headers) => {
 			const email = normaliseEmail(input.email)
-			if (!isEmail(email) || email.length > MAX_INPUT_LENGTH) return fail(headers, 'error-invalid-email', 400)
+			if (!isAcceptableEmail(email)) return fail(headers, 'error-invalid-email', 400)
 			const refused = await this.#limit(headers, [
 				['sign-in:ip', this.#ip(request), this.#d.limits.signInPerIp],
 				['sign-in:address', email, this.#d.limits.signInPerAddress],
 			])
 			if (refused) return refused
-			if (input.password.length === 0 || input.password.length > MAX_INPUT_LENGTH) {
+			if (!isPlausiblePassword(input.password)) {
 				return fail(headers, 'error-invalid-credentials', 400)
 			}
 			const previous = await this.#session(request)
@@ -329,7 +332,7 @@ class LocalAccountService implements AccountService {
 	requestPasswordReset(request: Request, input: { email: string; locale: Locale; redirectTo: string }): Promise<AuthResult> {
 		return this.#guard(async (headers) => {
 			const email = normaliseEmail(input.email)
-			if (!isEmail(email) || email.length > MAX_INPUT_LENGTH) return fail(headers, 'error-invalid-email', 400)
+			if (!isAcceptableEmail(email)) return fail(headers, 'error-invalid-email', 400)
 			const refused = await this.#limit(headers, [
 				['reset:ip', this.#ip(request), this.#d.limits.resetPerIp],
 				['reset:address', email, this.#d.limits.resetPerAddress],
@@ -348,7 +351,7 @@ class LocalAccountService implements AccountService {
 		return this.#guard(async (headers) => {
 			const refused = await this.#limit(headers, [['link:ip', this.#ip(request), this.#d.limits.otherPerIp]])
 			if (refused) return refused
-			if (input.password.length < MIN_PASSWORD_LENGTH || input.password.length > MAX_INPUT_LENGTH) {
+			if (!isAcceptablePassword(input.password)) {
 				return fail(headers, 'error-weak-password', 422, ['length'])
 			}
 			if (!input.token || input.token.length > MAX_INPUT_LENGTH) return fail(headers, 'error-invalid-token', 401)
@@ -446,7 +449,7 @@ class LocalAccountService implements AccountService {
 			if (!current) return fail(headers, 'error-not-authenticated', 401)
 			const refused = await this.#limit(headers, [['sensitive:user', current.user.id, this.#d.limits.sensitivePerUser]])
 			if (refused) return refused
-			if (input.password.length === 0 || input.password.length > MAX_INPUT_LENGTH) {
+			if (!isPlausiblePassword(input.password)) {
 				return fail(headers, 'error-invalid-credentials', 400)
 			}
 			const result = await this.#d.auth.api.enableTwoFactor({
@@ -494,7 +497,7 @@ class LocalAccountService implements AccountService {
 			if (wasEnabled && current.session.aal !== 'aal2') return fail(headers, 'error-not-authenticated', 403, ['aal2-required'])
 			const refused = await this.#limit(headers, [['sensitive:user', current.user.id, this.#d.limits.sensitivePerUser]])
 			if (refused) return refused
-			if (input.password.length === 0 || input.password.length > MAX_INPUT_LENGTH) {
+			if (!isPlausiblePassword(input.password)) {
 				return fail(headers, 'error-invalid-credentials', 400)
 			}
 			const result = await this.#d.auth.api.disableTwoFactor({
@@ -751,19 +754,12 @@ class LocalAccountService implements AccountService {
 // Cookies and small helpers
 // ---------------------------------------------------------------------------
 
-function normaliseEmail(email: string): string {
-	return email.trim().toLowerCase()
-}
 
 function localeOf(user: object): Locale {
 	const locale = (user as { locale?: unknown }).locale
 	return isLocale(locale) ? locale : DEFAULT_LOCALE
 }
 
-function cookieLocale(request: Request): Locale | null {
-	const value = parseCookies(request.headers.get('cookie') ?? '').get(LOCALE_COOKIE)
-	return isLocale(value) ? value : null
-}
 
 const SESSION_COOKIE = /(^|\.)session_(token|data)$/
 

@@ -1,11 +1,20 @@
 import type { EmailOtpType, Factor, JwtPayload, SupabaseClient, User } from '@supabase/supabase-js'
-import { z } from 'zod'
 import { clientIp } from '#app/auth/local/client-ip.server'
 import { DEFAULT_RATE_LIMITS, type AuthLogger, type RateLimit, type RateLimits } from '#app/auth/local/options.server'
 import { asServiceRole, type JwtClaims } from '#app/db/as-user.server'
 import type { Database } from '#app/db/database.server'
-import { DEFAULT_LOCALE, LOCALE_COOKIE, isLocale, localeFromPath, type Locale } from '#app/i18n/locales'
+import { DEFAULT_LOCALE, isLocale, localeFromPath, type Locale } from '#app/i18n/locales'
 import type { AccountService, AuthAdapter, AuthResult, OAuthProvider, SignInMethod, Viewer } from '#app/platform/types'
+import {
+	OAUTH_PROVIDERS,
+	TOTP_CODE,
+	cookieLocale,
+	isAcceptableEmail,
+	isAcceptablePassword,
+	isOAuthProvider,
+	isPlausiblePassword,
+	normaliseEmail,
+} from '#app/platform/account-rules.server'
 import { safeRedirectPath } from '#app/utils/redirect'
 import {
 	authStorageKey,
@@ -27,17 +36,10 @@ interface Limiter {
 	restart(key: string, windowSeconds: number): Promise<void> | void
 }
 
-/** Spec section 5 and 9: inputs at most 100 characters, passwords 6 to 100. */
-const MAX_INPUT_LENGTH = 100
-const MIN_PASSWORD_LENGTH = 6
-const TOTP_CODE = /^\d{6}$/
 /** A recovery session may set a new password without a link for this long after the link was used. */
 const RECOVERY_WINDOW_SECONDS = 60 * 60
 /** Link types /confirm accepts with token_hash (what Supabase's mails carry). */
 const LINK_TYPES = new Set<EmailOtpType>(['signup', 'email', 'recovery', 'invite', 'magiclink', 'email_change'])
-const isEmail = (value: string) => z.email().safeParse(value).success
-const OAUTH_PROVIDERS = ['google', 'twitch'] as const satisfies readonly OAuthProvider[]
-const isOAuthProvider = (value: unknown): value is OAuthProvider => value === 'google' || value === 'twitch'
 
 /** The user's identities as sign-in methods: the password (email) first, then the providers. */
 function signInMethods(user: User): SignInMethod[] {
@@ -202,8 +204,8 @@ class SupabaseAccountService implements AccountService {
 	signUp(request: Request, input: { email: string; password: string; locale: Locale; redirectTo: string }): Promise<AuthResult> {
 		return this.#guard(async (headers) => {
 			const email = normaliseEmail(input.email)
-			if (!isEmail(email) || email.length > MAX_INPUT_LENGTH) return fail(headers, 'error-invalid-email', 400)
-			if (input.password.length < MIN_PASSWORD_LENGTH || input.password.length > MAX_INPUT_LENGTH) {
+			if (!isAcceptableEmail(email)) return fail(headers, 'error-invalid-email', 400)
+			if (!isAcceptablePassword(input.password)) {
 				return fail(headers, 'error-weak-password', 422, ['length'])
 			}
 			const refused = await this.#limit(headers, [
@@ -236,7 +238,7 @@ class SupabaseAccountService implements AccountService {
 	resendConfirmation(request: Request, input: { email: string; locale: Locale; redirectTo: string }): Promise<AuthResult> {
 		return this.#guard(async (headers) => {
 			const email = normaliseEmail(input.email)
-			if (!isEmail(email) || email.length > MAX_INPUT_LENGTH) return fail(headers, 'error-invalid-email', 400)
+			if (!isAcceptableEmail(email)) return fail(headers, 'error-invalid-email', 400)
 			const refused = await this.#limit(headers, [['resend:ip', this.#ip(request), this.#limits.resendPerIp]])
 			if (refused) return refused
 			// The cooldown counts per address whether or not it has an account,
@@ -309,13 +311,13 @@ class SupabaseAccountService implements AccountService {
 	signIn(request: Request, input: { email: string; password: string }): Promise<AuthResult<{ totpRequired: boolean }>> {
 		return this.#guard(async (headers) => {
 			const email = normaliseEmail(input.email)
-			if (!isEmail(email) || email.length > MAX_INPUT_LENGTH) return fail(headers, 'error-invalid-email', 400)
+			if (!isAcceptableEmail(email)) return fail(headers, 'error-invalid-email', 400)
 			const refused = await this.#limit(headers, [
 				['sign-in:ip', this.#ip(request), this.#limits.signInPerIp],
 				['sign-in:address', email, this.#limits.signInPerAddress],
 			])
 			if (refused) return refused
-			if (input.password.length === 0 || input.password.length > MAX_INPUT_LENGTH) {
+			if (!isPlausiblePassword(input.password)) {
 				return fail(headers, 'error-invalid-credentials', 400)
 			}
 			const supabase = this.#client(request, headers)
@@ -375,7 +377,7 @@ class SupabaseAccountService implements AccountService {
 	requestPasswordReset(request: Request, input: { email: string; locale: Locale; redirectTo: string }): Promise<AuthResult> {
 		return this.#guard(async (headers) => {
 			const email = normaliseEmail(input.email)
-			if (!isEmail(email) || email.length > MAX_INPUT_LENGTH) return fail(headers, 'error-invalid-email', 400)
+			if (!isAcceptableEmail(email)) return fail(headers, 'error-invalid-email', 400)
 			const refused = await this.#limit(headers, [
 				['reset:ip', this.#ip(request), this.#limits.resetPerIp],
 				['reset:address', email, this.#limits.resetPerAddress],
@@ -406,7 +408,7 @@ class SupabaseAccountService implements AccountService {
 		return this.#guard(async (headers) => {
 			const refused = await this.#limit(headers, [['link:ip', this.#ip(request), this.#limits.otherPerIp]])
 			if (refused) return refused
-			if (input.password.length < MIN_PASSWORD_LENGTH || input.password.length > MAX_INPUT_LENGTH) {
+			if (!isAcceptablePassword(input.password)) {
 				return fail(headers, 'error-weak-password', 422, ['length'])
 			}
 			const supabase = this.#client(request, headers)
@@ -469,7 +471,7 @@ class SupabaseAccountService implements AccountService {
 			if (!current) return fail(headers, 'error-not-authenticated', 401)
 			const refused = await this.#limit(headers, [['sensitive:user', current.user.id, this.#limits.sensitivePerUser]])
 			if (refused) return refused
-			if (input.password.length === 0 || input.password.length > MAX_INPUT_LENGTH) {
+			if (!isPlausiblePassword(input.password)) {
 				return fail(headers, 'error-invalid-credentials', 400)
 			}
 			if (verifiedTotp(current.user)) return fail(headers, 'error-unknown', 409, ['totp-already-enabled'])
@@ -524,7 +526,7 @@ class SupabaseAccountService implements AccountService {
 			if (enabled && current.claims.aal !== 'aal2') return fail(headers, 'error-not-authenticated', 403, ['aal2-required'])
 			const refused = await this.#limit(headers, [['sensitive:user', current.user.id, this.#limits.sensitivePerUser]])
 			if (refused) return refused
-			if (input.password.length === 0 || input.password.length > MAX_INPUT_LENGTH) {
+			if (!isPlausiblePassword(input.password)) {
 				return fail(headers, 'error-invalid-credentials', 400)
 			}
 			const wrongPassword = await this.#checkPassword(headers, current.user, input.password)
@@ -803,9 +805,6 @@ class SupabaseAccountService implements AccountService {
 // Small helpers
 // ---------------------------------------------------------------------------
 
-function normaliseEmail(email: string): string {
-	return email.trim().toLowerCase()
-}
 
 /** The user's verified authenticator-app factor, if any. */
 function verifiedTotp(user: User | null | undefined): Factor | null {
@@ -828,13 +827,6 @@ function recentRecovery(claims: JwtPayload, now: number): boolean {
 	return (claims.amr ?? []).some((entry) => typeof entry === 'object' && entry.method === 'recovery' && entry.timestamp >= since)
 }
 
-function cookieLocale(request: Request): Locale | null {
-	for (const part of (request.headers.get('cookie') ?? '').split(';')) {
-		const [name, value] = part.trim().split('=')
-		if (name === LOCALE_COOKIE && isLocale(value)) return value
-	}
-	return null
-}
 
 function describe(error: unknown): string {
 	if (error instanceof Error) return `${error.name}: ${error.message}`

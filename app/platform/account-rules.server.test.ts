@@ -1,0 +1,24 @@
+import { expect, test } from 'vitest'
+import { cookieLocale, isAcceptableEmail, isAcceptablePassword, isOAuthProvider, isPlausiblePassword, normaliseEmail } from './account-rules.server'
+
+test('addresses: trimmed and lower-cased, well formed, at most 100 characters', () => {
+	expect(normaliseEmail('  Ada@Example.COM ')).toBe('ada@example.com')
+	expect(isAcceptableEmail('ada@example.com')).toBe(true)
+	expect(isAcceptableEmail('ada@')).toBe(false)
+	expect(isAcceptableEmail(`${'a'.repeat(88)}@example.com`)).toBe(true)
+	expect(isAcceptableEmail(`${'a'.repeat(89)}@example.com`)).toBe(false)
+})
+
+test('passwords: new ones 6 to 100 characters; current ones anything from 1 to 100', () => {
+	expect([5, 6, 100, 101].map((n) => isAcceptablePassword('x'.repeat(n)))).toEqual([false, true, true, false])
+	expect([0, 1, 100, 101].map((n) => isPlausiblePassword('x'.repeat(n)))).toEqual([false, true, true, false])
+})
+
+test('providers and the locale cookie', () => {
+	expect(['google', 'twitch', 'github', null].map(isOAuthProvider)).toEqual([true, true, false, false])
+	const withCookie = (cookie: string) => new Request('http://localhost/', { headers: { cookie } })
+	expect(cookieLocale(withCookie('a=1; i18n_redirected=tr; b=%E0'))).toBe('tr')
+	expect(cookieLocale(withCookie('i18n_redirected=xx'))).toBeNull()
+	expect(cookieLocale(withCookie('i18n_redirected=%E0%A4%A'))).toBeNull()
+	expect(cookieLocale(new Request('http://localhost/'))).toBeNull()
+})

@@ -1,0 +1,53 @@
+import { z } from 'zod'
+import { LOCALE_COOKIE, isLocale, type Locale } from '#app/i18n/locales'
+import type { OAuthProvider } from './types'
+
+/**
+ * The rules both account backends apply before they ask Better Auth or
+ * Supabase anything (spec sections 5 and 9), in one place so that the two
+ * platforms cannot drift apart.
+ */
+
+/** Inputs (e-mail, password) at most 100 characters. */
+export const MAX_INPUT_LENGTH = 100
+/** Passwords 6 to 100 characters. */
+export const MIN_PASSWORD_LENGTH = 6
+/** An authenticator app's code; anything else on the code step is a recovery code. */
+export const TOTP_CODE = /^\d{6}$/
+/** The spec's default OAuth providers, in the order they are listed. */
+export const OAUTH_PROVIDERS = ['google', 'twitch'] as const satisfies readonly OAuthProvider[]
+
+export const isOAuthProvider = (value: unknown): value is OAuthProvider => value === 'google' || value === 'twitch'
+
+/** Addresses compare trimmed and lower-cased: one account, and one rate-limit counter, per address. */
+export function normaliseEmail(email: string): string {
+	return email.trim().toLowerCase()
+}
+
+/** A normalised address the backends accept: well formed and within the input limit. */
+export function isAcceptableEmail(email: string): boolean {
+	return email.length <= MAX_INPUT_LENGTH && z.email().safeParse(email).success
+}
+
+/** Whether a new password is within the spec's 6 to 100 characters. */
+export function isAcceptablePassword(password: string): boolean {
+	return password.length >= MIN_PASSWORD_LENGTH && password.length <= MAX_INPUT_LENGTH
+}
+
+/** A current password worth checking (sign-in, re-authentication): not empty, within the input limit. */
+export function isPlausiblePassword(password: string): boolean {
+	return password.length > 0 && password.length <= MAX_INPUT_LENGTH
+}
+
+/** The language the visitor chose last (the i18n_redirected cookie), if any. */
+export function cookieLocale(request: Request): Locale | null {
+	for (const part of (request.headers.get('cookie') ?? '').split(';')) {
+		const index = part.indexOf('=')
+		if (index < 0) continue
+		if (part.slice(0, index).trim() !== LOCALE_COOKIE) continue
+		// Locale codes need no decoding: anything else is simply not one.
+		const value = part.slice(index + 1).trim()
+		return isLocale(value) ? value : null
+	}
+	return null
+}
