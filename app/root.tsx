@@ -14,7 +14,7 @@ import { getToast } from 'remix-toast'
 import type { Route } from './+types/root'
 import { AccountGateDialog } from '#app/components/account-gate'
 import { AuthDialogProvider } from '#app/components/auth-dialog'
-import { GatedActionProvider } from '#app/components/gated-action'
+import { GatedActionProvider, readinessOf } from '#app/components/gated-action'
 import { ErrorPage } from '#app/components/error-page'
 import { SiteFooter } from '#app/components/site-footer'
 import { SiteHeader } from '#app/components/site-header'
@@ -93,7 +93,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
 					{t('nav.skip-to-content')}
 				</a>
 				<AuthDialogProvider lang={locale}>
-					<GatedActionProvider readiness={!rootData?.account ? 'sign-in' : rootData.account.gate ? 'account-steps' : 'ready'}>
+					<GatedActionProvider readiness={readinessOf(rootData?.account)}>
 						<SiteHeader locale={locale} account={rootData?.account ?? null} />
 						<main id="main" tabIndex={-1}>
 							{children}

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, expect, test, vi } from 'vitest'
 import type { AccountGate } from '#app/modules/auth/gate.server'
 import { resources } from '#locales/index'
 import { AuthDialogProvider, useAuthDialog } from './auth-dialog'
-import { GatedActionProvider, useGatedAction } from './gated-action'
+import { GatedActionProvider, readinessOf, useGatedAction } from './gated-action'
 
 /**
  * The client half of a gated action, with the real sign-in dialog and the
@@ -40,10 +40,9 @@ afterEach(cleanup)
 
 function Root() {
 	const data = useLoaderData<{ account: Account }>()
-	const readiness = !data.account ? 'sign-in' : data.account.gate ? 'account-steps' : 'ready'
 	return (
 		<AuthDialogProvider lang="en">
-			<GatedActionProvider readiness={readiness}>
+			<GatedActionProvider readiness={readinessOf(data.account)}>
 				<Outlet />
 			</GatedActionProvider>
 		</AuthDialogProvider>

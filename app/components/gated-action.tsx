@@ -13,6 +13,11 @@ import { useAuthDialog } from './auth-dialog'
  */
 export type Readiness = 'ready' | 'sign-in' | 'account-steps'
 
+/** The readiness of the root loader's account (null: nobody signed in; `gate`: the step still owed). */
+export function readinessOf(account: { gate: unknown } | null | undefined): Readiness {
+	return !account ? 'sign-in' : account.gate ? 'account-steps' : 'ready'
+}
+
 type Gate = {
 	readiness: Readiness
 	/** The action to run once the viewer is ready; null forgets it. */

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { LOCALE_COOKIE, isLocale, type Locale } from '#app/i18n/locales'
-import type { OAuthProvider } from './types'
+import type { OAuthProvider, SignInMethod } from './types'
 
 /**
  * The rules both account backends apply before they ask Better Auth or
@@ -18,6 +18,12 @@ export const TOTP_CODE = /^\d{6}$/
 export const OAUTH_PROVIDERS = ['google', 'twitch'] as const satisfies readonly OAuthProvider[]
 
 export const isOAuthProvider = (value: unknown): value is OAuthProvider => value === 'google' || value === 'twitch'
+
+/** Sign-in methods as the settings list them: the password first, then the providers in OAUTH_PROVIDERS order. */
+export function inSignInOrder(methods: SignInMethod[]): SignInMethod[] {
+	const order: readonly SignInMethod['provider'][] = ['email', ...OAUTH_PROVIDERS]
+	return methods.sort((a, b) => order.indexOf(a.provider) - order.indexOf(b.provider))
+}
 
 /** Addresses compare trimmed and lower-cased: one account, and one rate-limit counter, per address. */
 export function normaliseEmail(email: string): string {

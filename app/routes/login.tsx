@@ -11,6 +11,7 @@ import { servicesContext, viewerContext } from '#app/context.server'
 import { getInstance } from '#app/i18n/i18next.server'
 import { clearReturnPath, returnPath } from '#app/modules/auth/return-path.server'
 import { SignInSchema, TotpCodeSchema } from '#app/modules/auth/schemas'
+import { isOAuthProvider } from '#app/platform/account-rules.server'
 
 export function loader({ request, context }: Route.LoaderArgs) {
 	// Already signed in: nothing to do here.
@@ -32,7 +33,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 
 	if (intent === 'oauth') {
 		const provider = formData.get('provider')
-		if (provider !== 'google' && provider !== 'twitch') throw data(null, { status: 400 })
+		if (!isOAuthProvider(provider)) throw data(null, { status: 400 })
 		const result = await accounts.startOAuth(request, { provider, redirectTo: next })
 		if (!result.ok) return data({ intent: 'oauth' as const, result: null, error: result.error.code }, { status: result.error.status, headers: result.headers })
 		return redirect(result.data.url, { headers: result.headers })

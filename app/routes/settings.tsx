@@ -13,14 +13,14 @@ import { getInstance } from '#app/i18n/i18next.server'
 import { LOCALES, switchLocalePath, type Locale } from '#app/i18n/locales'
 import { requireViewer } from '#app/modules/auth/require-viewer.server'
 import { PasswordSchema, TotpCodeSchema } from '#app/modules/auth/schemas'
+import { isOAuthProvider } from '#app/platform/account-rules.server'
 import type { OAuthProvider, SignInMethod } from '#app/platform/types'
 import { queryAsViewer } from '#app/utils/db.server'
 
 const PasswordFormSchema = z.object({ password: PasswordSchema })
 
 /** Brand names, the same in every language. */
-const PROVIDER_NAMES = { google: 'Google', twitch: 'Twitch' } as const
-const isProvider = (value: unknown): value is keyof typeof PROVIDER_NAMES => value === 'google' || value === 'twitch'
+const PROVIDER_NAMES: Record<OAuthProvider, string> = { google: 'Google', twitch: 'Twitch' }
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
 	const viewer = requireViewer(request, context)
@@ -64,7 +64,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 
 	if (intent === 'link' || intent === 'unlink') {
 		const provider = formData.get('provider')
-		if (!isProvider(provider)) throw data(null, { status: 400 })
+		if (!isOAuthProvider(provider)) throw data(null, { status: 400 })
 		if (intent === 'link') {
 			const result = await accounts.linkProvider(request, { provider, locale: params.lang as Locale })
 			if (!result.ok) return redirectWithError(here, translateError(t, result.error.code), { headers: result.headers })

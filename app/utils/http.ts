@@ -1,5 +1,10 @@
 import { data } from 'react-router'
 
+/** A JSON request (a fetch from a script) rather than a form post: answered with JSON instead of a redirect. */
+export function wantsJson(request: Request): boolean {
+	return request.headers.get('content-type')?.includes('application/json') ?? false
+}
+
 /** What a thrown 404 carries; the error page translates it. */
 export type NotFoundData = { kind: 'not-found' | 'invalid-route'; path: string }
 

@@ -8,6 +8,7 @@ import {
 	OAUTH_PROVIDERS,
 	TOTP_CODE,
 	cookieLocale,
+	inSignInOrder,
 	isAcceptableEmail,
 	isAcceptablePassword,
 	isOAuthProvider,
@@ -642,9 +643,7 @@ class LocalAccountService implements AccountService {
 				methods.push({ provider: account.providerId, detail: typeof login === 'string' && login ? login : null })
 			}
 		}
-		// Password first, then the providers in a fixed order.
-		const order = ['email', ...OAUTH_PROVIDERS]
-		return methods.sort((a, b) => order.indexOf(a.provider) - order.indexOf(b.provider))
+		return inSignInOrder(methods)
 	}
 
 	// -------------------------------------------------------------------------
@@ -754,12 +753,10 @@ class LocalAccountService implements AccountService {
 // Cookies and small helpers
 // ---------------------------------------------------------------------------
 
-
 function localeOf(user: object): Locale {
 	const locale = (user as { locale?: unknown }).locale
 	return isLocale(locale) ? locale : DEFAULT_LOCALE
 }
-
 
 const SESSION_COOKIE = /(^|\.)session_(token|data)$/
 

@@ -5,6 +5,7 @@ import { getInstance } from '#app/i18n/i18next.server'
 import { DEFAULT_LOCALE, localeFromPath } from '#app/i18n/locales'
 import type { Viewer } from '#app/platform/types'
 import { queryAsViewer } from '#app/utils/db.server'
+import { wantsJson } from '#app/utils/http'
 import { safeRedirectPath } from '#app/utils/redirect'
 import type { GatedReason } from './gate'
 import { accountGate } from './gate.server'
@@ -33,7 +34,7 @@ export async function requireReadyAccount(
 	const viewer = context.get(viewerContext)
 	const { env } = context.get(servicesContext)
 	const { t } = getInstance(context)
-	const json = request.headers.get('content-type')?.includes('application/json') ?? false
+	const json = wantsJson(request)
 	const lang = localeFromPath(new URL(request.url).pathname) ?? localeFromPath(returnTo ?? '') ?? DEFAULT_LOCALE
 	const back = safeRedirectPath(returnTo, `/${lang}`)
 	if (!viewer) {

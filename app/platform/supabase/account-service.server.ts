@@ -1,6 +1,7 @@
 import type { EmailOtpType, Factor, JwtPayload, SupabaseClient, User } from '@supabase/supabase-js'
 import { clientIp } from '#app/auth/local/client-ip.server'
 import { DEFAULT_RATE_LIMITS, type AuthLogger, type RateLimit, type RateLimits } from '#app/auth/local/options.server'
+import { RateLimiter, type LimitDecision } from '#app/auth/local/rate-limit.server'
 import { asServiceRole, type JwtClaims } from '#app/db/as-user.server'
 import type { Database } from '#app/db/database.server'
 import { DEFAULT_LOCALE, isLocale, localeFromPath, type Locale } from '#app/i18n/locales'
@@ -9,6 +10,7 @@ import {
 	OAUTH_PROVIDERS,
 	TOTP_CODE,
 	cookieLocale,
+	inSignInOrder,
 	isAcceptableEmail,
 	isAcceptablePassword,
 	isOAuthProvider,
@@ -20,13 +22,12 @@ import {
 	authStorageKey,
 	createDetachedClient,
 	createSupabaseServerClient,
-	retryingFetch,
 	expireSessionCookies,
 	hasSessionCookie,
+	retryingFetch,
 	type SupabaseConnection,
 } from './client.server'
 import { errorCode, fail, failure, isPerAddressMailCooldown, redirectErrorCode, succeed, toAuthFailure } from './errors.server'
-import { RateLimiter, type LimitDecision } from '#app/auth/local/rate-limit.server'
 import { MemoryRateLimiter } from './rate-limit.server'
 
 /** The counters: in the database (shared by every instance) or in this process. */
@@ -43,7 +44,6 @@ const LINK_TYPES = new Set<EmailOtpType>(['signup', 'email', 'recovery', 'invite
 
 /** The user's identities as sign-in methods: the password (email) first, then the providers. */
 function signInMethods(user: User): SignInMethod[] {
-	const order = ['email', ...OAUTH_PROVIDERS]
 	const methods: SignInMethod[] = []
 	for (const identity of user.identities ?? []) {
 		const data = identity.identity_data ?? {}
@@ -54,7 +54,7 @@ function signInMethods(user: User): SignInMethod[] {
 			methods.push({ provider: identity.provider, detail: typeof detail === 'string' && detail ? detail : null })
 		}
 	}
-	return methods.sort((a, b) => order.indexOf(a.provider) - order.indexOf(b.provider))
+	return inSignInOrder(methods)
 }
 
 /**
@@ -805,7 +805,6 @@ class SupabaseAccountService implements AccountService {
 // Small helpers
 // ---------------------------------------------------------------------------
 
-
 /** The user's verified authenticator-app factor, if any. */
 function verifiedTotp(user: User | null | undefined): Factor | null {
 	return (user?.factors ?? []).find((f) => f.factor_type === 'totp' && f.status === 'verified') ?? null
@@ -826,7 +825,6 @@ function recentRecovery(claims: JwtPayload, now: number): boolean {
 	const since = Math.floor(now / 1000) - RECOVERY_WINDOW_SECONDS
 	return (claims.amr ?? []).some((entry) => typeof entry === 'object' && entry.method === 'recovery' && entry.timestamp >= since)
 }
-
 
 function describe(error: unknown): string {
 	if (error instanceof Error) return `${error.name}: ${error.message}`

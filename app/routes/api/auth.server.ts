@@ -3,6 +3,7 @@ import { redirectWithError, redirectWithInfo, redirectWithSuccess } from 'remix-
 import { toAppError } from '#app/db/database.server'
 import { servicesContext, viewerContext } from '#app/context.server'
 import { getInstance, getLocale } from '#app/i18n/i18next.server'
+import { wantsJson } from '#app/utils/http'
 import { safeRedirectPath } from '#app/utils/redirect'
 import { queryAsViewer } from '#app/utils/db.server'
 import { UsernameSchema } from '#app/modules/auth/schemas'
@@ -25,10 +26,6 @@ async function readBody(request: Request): Promise<Record<string, string>> {
 	}
 	const form = await request.formData()
 	return Object.fromEntries([...form.entries()].map(([k, v]) => [k, typeof v === 'string' ? v : '']))
-}
-
-function wantsJson(request: Request) {
-	return request.headers.get('content-type')?.includes('application/json') ?? false
 }
 
 function backTo(context: Ctx, body: Record<string, string>) {
