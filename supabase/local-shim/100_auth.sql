@@ -61,6 +61,12 @@ create unique index if not exists users_email_partial_key
 create index if not exists users_instance_id_idx on auth.users (instance_id);
 create index if not exists users_is_anonymous_idx on auth.users (is_anonymous);
 
+-- As on Supabase: row-level security on, no policy. Only the owner
+-- (supabase_auth_admin, and the app's connection through membership) and
+-- BYPASSRLS roles (service_role, the migration role) see rows; a grant
+-- given to an API role by mistake still shows nothing.
+alter table auth.users enable row level security;
+
 -- Supabase Auth's second factors (the columns the SQL core reads). A
 -- verified factor makes aal2 the level a session must reach (spec section
 -- 4); app_private.has_assurance() (supabase/migrations) reads it. Locally the
@@ -78,6 +84,8 @@ create table if not exists auth.mfa_factors (
 );
 
 create index if not exists mfa_factors_user_id_idx on auth.mfa_factors (user_id);
+
+alter table auth.mfa_factors enable row level security;
 
 -- The request helpers, exactly as Supabase defines them: PostgREST (and the
 -- app's asUser) put the verified JWT's claims in request.jwt.claims; the older

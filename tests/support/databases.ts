@@ -66,6 +66,10 @@ const RESET_PGLITE = `
 		end loop;
 	end
 	$$;
+	-- What outlives the schemas: the migration role's default privileges
+	-- (global ones, such as the privileges migration's revoke of EXECUTE from
+	-- PUBLIC) and its grants on the database. A new database has neither.
+	drop owned by app_owner;
 	create schema public authorization pg_database_owner;
 	grant usage on schema public to public;
 `
