@@ -3,6 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { createDatabase, type Database } from '#app/db/database.server'
 import { migrate } from '#app/db/migrate.server'
+import { publishDocumentVersions } from '#app/db/published-documents.server'
 import { seedDemoData } from '#app/db/seed.server'
 import type { AppServices } from '#app/context.server'
 import { initEnv } from '#app/env.server'
@@ -10,8 +11,9 @@ import { createPlatform } from '#app/platform/index.server'
 
 /**
  * Everything the server needs before it takes a request: the environment
- * (parsed once; a bad value throws EnvError), the database (migrated and, on
- * the embedded default, seeded with demo data) and the platform adapters.
+ * (parsed once; a bad value throws EnvError), the database (migrated, the
+ * configured terms versions published and, on the embedded default, seeded
+ * with demo data) and the platform adapters.
  */
 export async function boot(log: (line: string) => void = console.log): Promise<AppServices> {
 	const env = initEnv(process.env)
@@ -26,6 +28,12 @@ export async function boot(log: (line: string) => void = console.log): Promise<A
 		const applied = await migrate(db, { platform: env.PLATFORM, log })
 		log(applied.length ? `migrations applied: ${applied.join(', ')}` : 'migrations: up to date')
 	}
+	// The configured versions are the ones a user can consent to
+	// (public.give_consent refuses any other).
+	await publishDocumentVersions(db, {
+		terms_of_service: env.TERMS_VERSION,
+		creator_agreement: env.CREATOR_AGREEMENT_VERSION,
+	})
 	if (env.DEMO_DATA) {
 		await seedDemoData(db)
 		log('demo data: ready')
