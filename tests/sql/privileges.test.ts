@@ -1,11 +1,7 @@
-import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
 import { expect, test } from 'vitest'
 import { asUser } from '#app/db/as-user.server'
 import type { Database, Queryable } from '#app/db/database.server'
-import { migrate } from '#app/db/migrate.server'
-import { claimsFor, createAuthUser, describeEachDatabase, rejectionOf } from '#tests/support/databases'
+import { applyMigration, claimsFor, createAuthUser, describeEachDatabase, rejectionOf } from '#tests/support/databases'
 
 const PERMISSION_DENIED = '42501'
 const API_ROLES = ['anon', 'authenticated'] as const
@@ -165,19 +161,6 @@ const OTHER_ACL: Record<(typeof API_ROLES)[number], string[]> = {
 
 /** Views that run with their owner's rights on purpose (each one's reason is in its migration). */
 const DEFINER_VIEWS = ['public.public_profiles']
-
-/** Apply `sql` as one more migration, the way supabase/migrations are applied (as the migration role). */
-async function applyMigration(db: Database, sql: string): Promise<void> {
-	const dir = await mkdtemp(path.join(tmpdir(), 'dareboost-privileges-'))
-	try {
-		await cp(path.join(process.cwd(), 'supabase'), dir, { recursive: true })
-		await mkdir(path.join(dir, 'migrations'), { recursive: true })
-		await writeFile(path.join(dir, 'migrations', '29991231000000_forgetful.sql'), sql)
-		await migrate(db, { platform: 'local', dir })
-	} finally {
-		await rm(dir, { recursive: true, force: true })
-	}
-}
 
 /** A migration that creates objects the way a hurried one would: no revoke, no grant. */
 const FORGETFUL_MIGRATION = `
