@@ -133,7 +133,14 @@ const schema = variables
 			// loopback only), never under a container's HOST=0.0.0.0. Even when
 			// on, only loopback clients reach it (app/security/hosts.server.ts).
 			DEV_MAILBOX:
-				env.DEV_MAILBOX ?? (!env.SMTP_URL && env.PLATFORM === 'local' && isLoopbackUrl(appUrl) && isLoopbackHost(env.HOST)),
+				env.DEV_MAILBOX ??
+				(!env.SMTP_URL &&
+					env.PLATFORM === 'local' &&
+					isLoopbackUrl(appUrl) &&
+					isLoopbackHost(env.HOST) &&
+					// Extra public names mean a proxy serves this instance to others.
+					env.ALLOWED_HOSTS.length === 0 &&
+					Object.keys(env.LOCALE_DOMAINS).length === 0),
 			MIGRATE_ON_START: env.MIGRATE_ON_START ?? env.PLATFORM === 'local',
 			DEMO_DATA: env.DEMO_DATA ?? embedded,
 			isProduction: env.NODE_ENV === 'production',

@@ -1,3 +1,5 @@
+// Before anything that builds a Zod schema (see the module).
+import '#app/utils/zod-jitless'
 import { useTranslation } from 'react-i18next'
 import {
 	data,

@@ -2,7 +2,7 @@ import type { Route } from './+types/dev-mailbox'
 import { PageTitle } from '#app/components/page-title'
 import { servicesContext } from '#app/context.server'
 import { createDevMailbox } from '#app/mail/dev-mailbox.server'
-import { isLoopbackAddress } from '#app/security/hosts.server'
+import { isLocalRequest } from '#app/security/hosts.server'
 import { requestSecurityContext } from '#app/security/request.server'
 import { notFound } from '#app/utils/http'
 
@@ -17,7 +17,7 @@ import { notFound } from '#app/utils/http'
 export async function loader({ request, context }: Route.LoaderArgs) {
 	const { env, db, platform } = context.get(servicesContext)
 	const { clientAddress } = context.get(requestSecurityContext)
-	if (!env.DEV_MAILBOX || platform.mail.transport !== 'dev-mailbox' || !isLoopbackAddress(clientAddress)) notFound(request)
+	if (!env.DEV_MAILBOX || platform.mail.transport !== 'dev-mailbox' || !isLocalRequest(clientAddress, request.headers)) notFound(request)
 	const mails = await createDevMailbox(db).list(50)
 	return { mails }
 }

@@ -2,7 +2,7 @@ import type { NextFunction, Request, Response } from 'express'
 import type { Env } from '#app/env.server'
 import { bodyLimitFor, exceedsDeclaredLength, refuseTooLarge } from './body-limit.server'
 import { createNonce, securityHeaders } from './headers.server'
-import { allowedHosts, isAllowedHost, isLoopbackAddress } from './hosts.server'
+import { allowedHosts, isAllowedHost, isLocalRequest } from './hosts.server'
 
 /** Load balancers' and the Docker healthcheck's probe: answered for any Host (see isAllowedHost). */
 export const HEALTH_PATH = '/healthz'
@@ -28,8 +28,8 @@ function plain(res: Response, status: number, text: string): void {
  * - a path with a NUL byte or broken percent-encoding: 404; such a query: 400
  *   (no route has a use for them, and Postgres refuses NUL in text);
  * - a body announced larger than the limit: 413 before reading it;
- * - the development mailbox from a non-loopback peer: 404, whatever the Host
- *   or X-Forwarded-For headers say.
+ * - the development mailbox from a non-loopback peer, or through a proxy
+ *   (a forwarding header is present): 404, whatever Host or X-Forwarded-For say.
  */
 export function createGuard(env: Env) {
 	const hosts = allowedHosts(env)
@@ -65,7 +65,7 @@ export function createGuard(env: Env) {
 			return refuseTooLarge(req, res)
 		}
 
-		if (MAILBOX_PATH.test(path) && !isLoopbackAddress(req.socket.remoteAddress)) {
+		if (MAILBOX_PATH.test(path) && !isLocalRequest(req.socket.remoteAddress, { get: (name) => req.get(name) ?? null })) {
 			return plain(res, 404, '404 Not Found')
 		}
 		next()

@@ -52,3 +52,13 @@ export function isAllowedHost(header: string | undefined, allowed: ReadonlySet<s
 	const withoutDefaultPort = host.replace(/:(80|443)$/, '')
 	return withoutDefaultPort !== host && allowed.has(withoutDefaultPort)
 }
+
+/**
+ * A request from this machine and not relayed by a proxy on it: the TCP peer
+ * is loopback and no forwarding header is present (a local proxy makes every
+ * client look local). The headers can only take "local" away, never grant it.
+ */
+export function isLocalRequest(clientAddress: string | undefined, headers: { get(name: string): string | null }): boolean {
+	if (headers.get('x-forwarded-for') !== null || headers.get('forwarded') !== null || headers.get('x-real-ip') !== null) return false
+	return isLoopbackAddress(clientAddress)
+}
