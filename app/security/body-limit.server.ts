@@ -31,23 +31,30 @@ export class PayloadTooLargeError extends Error {
 	override name = 'PayloadTooLargeError'
 }
 
+const refused = new WeakSet<IncomingMessage>()
+
+/** How long the rest of a refused body is read and dropped before the connection is cut. */
+export const REFUSED_BODY_GRACE_MS = 1_000
+
 /**
- * 413, and the connection closes: the rest of the body is not read into
- * anything. The socket is destroyed shortly after the answer is flushed
- * (not at once, which could reset the connection before the client reads
- * the 413).
+ * 413, then the connection is cut. Not at once: closing a socket that still
+ * has unread data makes the kernel send a reset, and a client still
+ * uploading would lose the 413 it has not read yet. So for a moment the rest
+ * of the body is read and dropped (never kept), then the socket is destroyed.
+ * Safe to call more than once.
  */
 export function refuseTooLarge(req: IncomingMessage, res: ServerResponse): void {
-	if (res.headersSent) {
-		req.socket.destroy()
-		return
+	if (refused.has(req)) return
+	refused.add(req)
+	if (!res.headersSent) {
+		res.statusCode = 413
+		res.setHeader('Content-Type', 'text/plain; charset=utf-8')
+		res.setHeader('Cache-Control', 'no-store')
+		res.end('413 Payload Too Large')
 	}
-	res.statusCode = 413
-	res.setHeader('Connection', 'close')
-	res.setHeader('Content-Type', 'text/plain; charset=utf-8')
-	res.setHeader('Cache-Control', 'no-store')
-	res.end('413 Payload Too Large')
-	res.once('finish', () => setTimeout(() => req.socket.destroy(), 1000).unref())
+	req.on('data', () => {})
+	req.resume()
+	setTimeout(() => req.socket.destroy(), REFUSED_BODY_GRACE_MS).unref()
 }
 
 /**
