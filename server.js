@@ -42,7 +42,7 @@ async function main() {
 	const { module, vite } = await loadServerModule()
 	if (MIGRATE) {
 		try {
-			await module.runMigrations()
+			await module.runMigrations(process.env)
 		} finally {
 			await vite?.close()
 		}

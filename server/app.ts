@@ -31,7 +31,7 @@ export async function createApp(
 			res.status(503).set('cache-control', 'no-store').json({ ok: false })
 		}
 	})
-	const handle = createRequestHandler(() => import('virtual:react-router/server-build') as Promise<ServerBuild>, process.env.NODE_ENV)
+	const handle = createRequestHandler(() => import('virtual:react-router/server-build') as Promise<ServerBuild>, services.env.NODE_ENV)
 	app.all('/{*splat}', async (req, res, next) => {
 		try {
 			const context = new RouterContextProvider()

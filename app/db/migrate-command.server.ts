@@ -7,10 +7,11 @@ import { migrate } from './migrate.server'
  * DATABASE_URL when set, else to the PGlite folder PGLITE_DATA_DIR. Part of
  * the server bundle, so the container's runtime stage (production
  * dependencies only) can run it. Reads only the variables it needs, so a
- * migration step does not need the app's other settings. Run it from the
+ * migration step does not need the app's other settings (server.js passes
+ * process.env). Run it from the
  * folder holding supabase/.
  */
-export async function runMigrations(env: Record<string, string | undefined> = process.env): Promise<void> {
+export async function runMigrations(env: Record<string, string | undefined>): Promise<void> {
 	const platform = env.PLATFORM || 'local'
 	if (platform !== 'local' && platform !== 'supabase') {
 		throw new Error(`PLATFORM must be "local" or "supabase", not "${platform}"`)

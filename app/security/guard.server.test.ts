@@ -116,7 +116,7 @@ test('a NUL byte in the path gets 404, in the query 400, and broken percent-enco
 test('the mailbox takeover: the mailbox answers only a loopback peer that no proxy relayed', async () => {
 	expect((await send({ path: '/dev/mailbox' })).body).toBe('mailbox')
 	expect((await send({ path: '/dev/mailbox', headers: { 'x-test-peer': '127.0.0.2' } })).body).toBe('mailbox')
-	for (const headers of [
+	for (const headers of <Array<Record<string, string>>>[
 		{ 'x-test-peer': '192.0.2.2' },
 		{ 'x-test-peer': '172.17.0.1' },
 		{ 'x-test-peer': '192.0.2.2', 'x-forwarded-for': '127.0.0.1' },
@@ -132,7 +132,7 @@ test('the mailbox takeover: the mailbox answers only a loopback peer that no pro
 
 test('huge bodies: a Content-Length over the limit gets 413 before a byte is read', async () => {
 	const started = Date.now()
-	const res = await new Promise<number>((resolve, reject) => {
+	const res = await new Promise<number>((resolve) => {
 		const req = request({ host: '127.0.0.1', port, path: '/echo', method: 'POST', headers: { host: 'dares.example', 'content-length': String(50 * 1024 * 1024) } }, (r) => {
 			r.resume()
 			resolve(r.statusCode ?? 0)
