@@ -32,4 +32,7 @@ VOLUME ["/data"]
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s \
 	CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
+# Migrations as their own step (with MIGRATE_ON_START=false):
+#   docker run --rm -e DATABASE_URL=... <image> node server.js migrate
+# tests/image/runtime.image.ts assembles this stage's files and checks that.
 CMD ["node", "server.js"]

@@ -1,8 +1,10 @@
 import { defineConfig, type Project } from '@playwright/test'
+import { findChromium } from './tests/support/chromium.js'
 
 /**
  * End-to-end tests run against the production build (`npm run build` first)
- * in Debian's Chromium. Every journey runs twice: with JavaScript on and off.
+ * in Chromium (CHROMIUM_PATH, else Debian's, else Playwright's own:
+ * tests/support/chromium.js). Every journey runs twice: with JavaScript on and off.
  * With TEST_DATABASE_URL set, the whole matrix runs again against an app
  * backed by that Postgres server (a fresh database), next to the one on
  * embedded PGlite.
@@ -30,7 +32,8 @@ const projects: Project[] = servers.flatMap((server) =>
 			javaScriptEnabled,
 			locale: 'en-US',
 			launchOptions: {
-				executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+				// undefined: Playwright's default, which reports how to install it.
+				executablePath: findChromium().path,
 				args: CHROMIUM_ARGS,
 			},
 		},

@@ -7,7 +7,13 @@ import { defineConfig } from 'vite'
 export default defineConfig(({ isSsrBuild }) => ({
 	build: {
 		target: 'es2022',
-		rollupOptions: isSsrBuild ? { input: './server/app.ts' } : undefined,
+		rollupOptions: isSsrBuild
+			? { input: './server/app.ts' }
+			: {
+					// Its own chunk, so the root route runs it before any module that
+					// builds a Zod schema (see app/utils/zod-jitless.ts).
+					output: { manualChunks: (id: string) => (id.includes('/app/utils/zod-jitless') ? 'zod-jitless' : undefined) },
+				},
 	},
 	ssr: {
 		// PGlite ships its WebAssembly and data files next to its JS; keep it

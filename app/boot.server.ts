@@ -8,6 +8,7 @@ import { seedDemoData } from '#app/db/seed.server'
 import type { AppServices } from '#app/context.server'
 import { initEnv } from '#app/env.server'
 import { createPlatform } from '#app/platform/index.server'
+import { configureToastCookie } from '#app/security/toast-cookie.server'
 
 /**
  * Everything the server needs before it takes a request: the environment
@@ -19,6 +20,9 @@ export async function boot(log: (line: string) => void = console.log): Promise<A
 	const env = initEnv(process.env)
 	if (env.PLATFORM === 'local' && !env.DATABASE_URL && !env.BETTER_AUTH_SECRET) {
 		env.BETTER_AUTH_SECRET = await embeddedAuthSecret(`${env.PGLITE_DATA_DIR.replace(/\/+$/, '')}.auth-secret`)
+	}
+	if (configureToastCookie(env) === 'random' && env.isProduction) {
+		log('flash messages: signed with a per-process key (set COOKIE_SECRET to share one across instances)')
 	}
 	const db: Database = await createDatabase(
 		env.DATABASE_URL ? { url: env.DATABASE_URL } : { dataDir: env.PGLITE_DATA_DIR },

@@ -55,9 +55,44 @@ test('only the allow-list reaches the browser', () => {
 	)
 })
 
-test('the development mailbox is on only on a loopback origin without SMTP', () => {
+test('the development mailbox is on by default only on a loopback origin served on loopback, without SMTP', () => {
 	expect(parseEnv({}).DEV_MAILBOX).toBe(true)
+	expect(parseEnv({ HOST: '127.0.0.1', APP_URL: 'http://127.0.0.1:3000' }).DEV_MAILBOX).toBe(true)
 	expect(parseEnv({ APP_URL: 'https://dares.example' }).DEV_MAILBOX).toBe(false)
 	expect(parseEnv({ SMTP_URL: 'smtp://127.0.0.1:2525' }).DEV_MAILBOX).toBe(false)
-	expect(parseEnv({ APP_URL: 'https://dares.example', DEV_MAILBOX: 'true' }).DEV_MAILBOX).toBe(true)
+	expect(parseEnv({ APP_URL: 'https://dares.example', DEV_MAILBOX: 'true', NODE_ENV: 'development' }).DEV_MAILBOX).toBe(true)
+})
+
+test("the mailbox takeover: the container's defaults (HOST=0.0.0.0, no APP_URL) leave the mailbox off", () => {
+	const container = parseEnv({ NODE_ENV: 'production', HOST: '0.0.0.0', PORT: '3000', PGLITE_DATA_DIR: '/data/pglite' })
+	expect(container.APP_URL).toBe('http://localhost:3000')
+	expect(container.DEV_MAILBOX).toBe(false)
+	expect(parseEnv({ HOST: '::' }).DEV_MAILBOX).toBe(false)
+	expect(parseEnv({ HOST: '192.168.1.20' }).DEV_MAILBOX).toBe(false)
+})
+
+test('the mailbox takeover: production refuses to start with the mailbox on and a public APP_URL', () => {
+	expect(() => parseEnv({ NODE_ENV: 'production', APP_URL: 'https://dares.example', DEV_MAILBOX: 'true' })).toThrow(/DEV_MAILBOX/)
+	expect(() => parseEnv({ APP_URL: 'http://10.0.0.5:3000', DEV_MAILBOX: 'yes' })).toThrow(EnvError)
+	expect(parseEnv({ NODE_ENV: 'production', APP_URL: 'http://localhost:3000', DEV_MAILBOX: 'true' }).DEV_MAILBOX).toBe(true)
+})
+
+test('the server listens on loopback unless told otherwise', () => {
+	expect(parseEnv({}).HOST).toBe('127.0.0.1')
+})
+
+test('ALLOWED_HOSTS takes host and host:port names, nothing else', () => {
+	expect(parseEnv({ ALLOWED_HOSTS: 'WWW.Dares.example, dares.example:8443,[::1]:3000' }).ALLOWED_HOSTS).toEqual([
+		'www.dares.example',
+		'dares.example:8443',
+		'[::1]:3000',
+	])
+	expect(() => parseEnv({ ALLOWED_HOSTS: 'https://dares.example' })).toThrow(/ALLOWED_HOSTS/)
+	expect(() => parseEnv({ ALLOWED_HOSTS: 'user@dares.example' })).toThrow(/ALLOWED_HOSTS/)
+})
+
+test('MAX_BODY_BYTES defaults to 1 MiB', () => {
+	expect(parseEnv({}).MAX_BODY_BYTES).toBe(1024 * 1024)
+	expect(parseEnv({ MAX_BODY_BYTES: '65536' }).MAX_BODY_BYTES).toBe(65536)
+	expect(() => parseEnv({ MAX_BODY_BYTES: '10' })).toThrow(/MAX_BODY_BYTES/)
 })

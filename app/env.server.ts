@@ -26,12 +26,47 @@ const localeDomains = z
 		return map
 	})
 
+const hostList = z.string().transform((value, ctx) => {
+	const hosts: string[] = []
+	for (const entry of value.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)) {
+		// host, host:port, [v6]:port; no scheme, path or userinfo.
+		if (!/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/.test(entry)) {
+			ctx.addIssue({ code: 'custom', message: `expected host or host:port names, got "${entry}"` })
+			return z.NEVER
+		}
+		hosts.push(entry)
+	}
+	return hosts
+})
+
+/** Host names that only ever reach this machine. */
+export const LOOPBACK_HOSTNAMES: readonly string[] = ['localhost', '127.0.0.1', '[::1]']
+
 const variables = z.object({
 		NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
 		PORT: z.coerce.number().int().min(1).max(65535).default(3000),
-		HOST: z.string().min(1).default('0.0.0.0'),
+		/**
+		 * Interface to listen on. Loopback by default: `npm start` on a laptop
+		 * is not reachable from the network; a container or server sets
+		 * 0.0.0.0 (the Dockerfile does).
+		 */
+		HOST: z.string().min(1).default('127.0.0.1'),
 		/** The public origin, used for links in mails and same-origin checks. */
 		APP_URL: z.url({ protocol: /^https?$/ }).optional(),
+		/**
+		 * Further host names (host or host:port, comma-separated) the app answers
+		 * for besides APP_URL's and LOCALE_DOMAINS' hosts; any other Host header
+		 * gets 421 (app/security/hosts.server.ts).
+		 */
+		ALLOWED_HOSTS: hostList.default([]),
+		/** Largest request body in bytes (forms, JSON); larger ones get 413 unread. */
+		MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
+		/**
+		 * Signs the flash-message cookie. Default: derived from BETTER_AUTH_SECRET;
+		 * without one (Supabase), a random key per process (flash messages then do
+		 * not survive a restart or a hop to another instance).
+		 */
+		COOKIE_SECRET: z.string().min(32).optional(),
 		PLATFORM: z.enum(['local', 'supabase']).default('local'),
 		/** Postgres server; without it the local platform uses embedded PGlite. */
 		DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
@@ -77,17 +112,35 @@ const schema = variables
 				if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'required when PLATFORM=supabase' })
 			}
 		}
+		// The mailbox hands out every confirmation and password-reset link: a
+		// production server with a public address refuses to start with it on.
+		if (env.DEV_MAILBOX === true && env.NODE_ENV === 'production' && env.APP_URL && !isLoopbackUrl(env.APP_URL)) {
+			ctx.addIssue({
+				code: 'custom',
+				path: ['DEV_MAILBOX'],
+				message: 'must not be on in production with a public APP_URL (it shows every sign-in link)',
+			})
+		}
 	})
 	.transform((env) => {
 		const embedded = env.PLATFORM === 'local' && !env.DATABASE_URL
 		const appUrl = env.APP_URL ?? `http://localhost:${env.PORT}`
-		const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(new URL(appUrl).hostname)
 		return {
 			...env,
 			APP_URL: appUrl,
-			// The mailbox shows every confirmation and reset link: only on a
-			// developer's machine unless the operator says otherwise.
-			DEV_MAILBOX: env.DEV_MAILBOX ?? (!env.SMTP_URL && env.PLATFORM === 'local' && loopback),
+			// The mailbox shows every confirmation and reset link: on by default
+			// only on a developer's machine (loopback origin, listening on
+			// loopback only), never under a container's HOST=0.0.0.0. Even when
+			// on, only loopback clients reach it (app/security/hosts.server.ts).
+			DEV_MAILBOX:
+				env.DEV_MAILBOX ??
+				(!env.SMTP_URL &&
+					env.PLATFORM === 'local' &&
+					isLoopbackUrl(appUrl) &&
+					isLoopbackHost(env.HOST) &&
+					// Extra public names mean a proxy serves this instance to others.
+					env.ALLOWED_HOSTS.length === 0 &&
+					Object.keys(env.LOCALE_DOMAINS).length === 0),
 			MIGRATE_ON_START: env.MIGRATE_ON_START ?? env.PLATFORM === 'local',
 			DEMO_DATA: env.DEMO_DATA ?? embedded,
 			isProduction: env.NODE_ENV === 'production',
@@ -95,6 +148,15 @@ const schema = variables
 	})
 
 export type Env = z.output<typeof schema>
+
+function isLoopbackUrl(url: string): boolean {
+	return LOOPBACK_HOSTNAMES.includes(new URL(url).hostname)
+}
+
+/** A listen address that accepts loopback connections only. */
+function isLoopbackHost(host: string): boolean {
+	return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
+}
 
 export class EnvError extends Error {
 	override name = 'EnvError'

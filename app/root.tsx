@@ -1,3 +1,5 @@
+// Before anything that builds a Zod schema (see the module).
+import '#app/utils/zod-jitless'
 import { useTranslation } from 'react-i18next'
 import {
 	data,
@@ -29,6 +31,7 @@ import { hidesAuthDialogs } from '#app/modules/auth/gate'
 import { accountGate } from '#app/modules/auth/gate.server'
 import { queryAsViewer } from '#app/utils/db.server'
 import { sameOriginMiddleware } from '#app/utils/same-origin.server'
+import { useNonce } from '#app/security/nonce'
 
 export const middleware: Route.MiddlewareFunction[] = [
 	i18nextMiddleware,
@@ -78,6 +81,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
 	const location = useLocation()
 	const locale = rootData?.locale ?? localeFromPath(location.pathname) ?? DEFAULT_LOCALE
 	const { t } = useTranslation()
+	const nonce = useNonce()
 	return (
 		<html lang={locale} data-messages-version={rootData?.messagesVersion}>
 			<head>
@@ -105,8 +109,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
 					</GatedActionProvider>
 				</AuthDialogProvider>
 				<Toasts toast={rootData?.toast ?? null} />
-				<ScrollRestoration />
-				<Scripts />
+				<ScrollRestoration nonce={nonce} />
+				<Scripts nonce={nonce} />
 			</body>
 		</html>
 	)
