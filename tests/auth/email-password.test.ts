@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import { DEFAULT_RATE_LIMITS } from '#app/auth/local/options.server'
 import { asUser } from '#app/db/as-user.server'
 import type { Database } from '#app/db/database.server'
+import { publishDocumentVersions } from '#app/db/published-documents.server'
 import { describeEachDatabase } from '#tests/support/databases'
 import { startMailCatcher, type MailCatcher } from '#tests/support/mail-catcher.js'
 import {
@@ -433,6 +434,8 @@ describeEachDatabase('e-mail and password accounts', (getDb) => {
 		)
 		expect(users).toEqual([{ id: userId, email, confirmed: true, meta: { locale: 'tr' } }])
 		const viewer = (await h.auth.getViewer(browser.request('/tr', { method: 'GET' }))).viewer!
+		// give_consent accepts published versions only (the app publishes its configured ones at start-up).
+		await publishDocumentVersions(db, { terms_of_service: 'v1', creator_agreement: 'v1' })
 		await asUser(db, viewer.claims, async (tx) => {
 			await tx.query(`insert into public.profiles (id, username) values ($1, 'deleted_soon')`, [userId])
 			await tx.query(`select public.give_consent('terms_of_service', 'v1')`)

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest'
 import { asUser } from '#app/db/as-user.server'
-import type { Database, Queryable } from '#app/db/database.server'
+import type { Queryable } from '#app/db/database.server'
 import { applyMigration, claimsFor, createAuthUser, describeEachDatabase, rejectionOf } from '#tests/support/databases'
 
 const PERMISSION_DENIED = '42501'
@@ -84,7 +84,7 @@ export async function aclOf(db: Queryable, role: string, schemas: readonly strin
 async function otherSchemas(db: Queryable): Promise<string[]> {
 	const { rows } = await db.query<{ nspname: string }>(
 		`select nspname from pg_namespace
-		 where nspname not like 'pg\_%' and nspname <> 'information_schema' and nspname <> all($1::text[])
+		 where nspname not like 'pg\\_%' and nspname <> 'information_schema' and nspname <> all($1::text[])
 		 order by 1`,
 		[EXPOSED_SCHEMAS],
 	)
