@@ -23,6 +23,8 @@ async function main() {
 	} else {
 		// Hashed file names: cache for a year and never revalidate.
 		server.use('/assets', express.static('build/client/assets', { immutable: true, maxAge: '1y', index: false }))
+		// The build manifest open tabs poll for a new version: always revalidated.
+		server.use('/builds', express.static('build/client/builds', { cacheControl: false, index: false, setHeaders: (res) => res.setHeader('Cache-Control', 'no-cache') }))
 		server.use(express.static('build/client', { maxAge: '1h', index: false }))
 		;({ createApp } = await import('./build/server/index.js'))
 	}
@@ -46,6 +48,8 @@ main().catch((error) => {
 	if (error?.name === 'EnvError') {
 		console.error(error.message)
 		console.error('See the configuration table in README.md.')
+	} else if (error?.name === 'LegalContentError') {
+		console.error(error.message)
 	} else {
 		console.error(error)
 	}
