@@ -197,7 +197,7 @@ const de = {
 		'must-log-in-vote': 'Melde dich an, um abzustimmen.',
 	},
 	legal: {
-		version: 'Version {{version}}',
+		version: 'Fassung {{version}}',
 		updated: 'gültig ab {{date}}',
 		contents: 'Inhalt',
 	},

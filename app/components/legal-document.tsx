@@ -34,7 +34,7 @@ export function LegalDocument({
 				</p>
 			</header>
 			{children}
-			{document.toc.length >= 4 ? (
+			{document.toc.length >= 6 ? (
 				<nav className="legal__toc" aria-labelledby="legal-toc">
 					<h2 id="legal-toc">{t('legal.contents')}</h2>
 					<ol>

@@ -46,7 +46,7 @@ export function renderMarkdown(source: string): { html: string; toc: TocEntry[] 
 	for (const token of tokens) {
 		for (const child of token.children ?? []) {
 			if (child.type !== 'link_open') continue
-			const href = child.attrGet('href') ?? ''
+			const href = String(child.attrGet('href') ?? '')
 			if (/^https?:\/\//i.test(href)) {
 				child.attrSet('target', '_blank')
 				child.attrSet('rel', 'noopener noreferrer')
