@@ -5,7 +5,7 @@
 // machine that has it.
 import { writeFileSync } from 'node:fs'
 import { Resvg } from '@resvg/resvg-js'
-import { logoMarkSvg } from '../app/components/logo-mark.ts'
+import { logoMarkSvg } from '#app/components/logo-mark'
 
 const out = (name: string, data: Buffer | string) => {
 	writeFileSync(`public/${name}`, data)

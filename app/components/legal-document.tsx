@@ -2,6 +2,7 @@ import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import type { LegalPageData } from '#app/modules/legal/types'
 import { PageTitle } from './page-title'
+import '#app/styles/legal.css'
 
 /**
  * A legal document (terms, privacy, imprint, creator agreement): its title,
