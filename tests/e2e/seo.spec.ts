@@ -5,11 +5,7 @@ import { LANGS, tr } from './support/i18n'
 const live = DEMO_SESSIONS.miaLive
 
 test.describe('metadata for search and sharing', () => {
-	for (const { lang, path } of [
-		{ lang: 'en', path: '/en/terms' },
-		{ lang: 'de', path: '/de/privacy' },
-		{ lang: 'tr', path: '/tr/shop' },
-	] as const) {
+	for (const path of ['/en/terms', '/de/privacy', '/tr/shop']) {
 		test(`${path}: canonical URL, the four languages and x-default`, async ({ page, baseURL }) => {
 			await page.goto(`${path}?returnPath=%2Fen&utm_source=x`)
 			const h = page.locator('head')
