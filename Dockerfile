@@ -27,6 +27,8 @@ COPY --from=prod-deps --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/build ./build
 COPY --chown=node:node package.json server.js ./
 COPY --chown=node:node supabase ./supabase
+# The legal documents are read at start-up; edit them and rebuild, or mount your own over /app/content/legal.
+COPY --chown=node:node content ./content
 USER node
 VOLUME ["/data"]
 EXPOSE 3000

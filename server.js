@@ -59,6 +59,8 @@ async function main() {
 	} else {
 		// Hashed file names: cache for a year and never revalidate.
 		server.use('/assets', express.static('build/client/assets', { immutable: true, maxAge: '1y', index: false }))
+		// The build manifest open tabs poll for a new version: always revalidated.
+		server.use('/builds', express.static('build/client/builds', { cacheControl: false, index: false, setHeaders: (res) => res.setHeader('Cache-Control', 'no-cache') }))
 		server.use(express.static('build/client', { maxAge: '1h', index: false }))
 	}
 	server.use(app)
@@ -91,6 +93,8 @@ main().catch((error) => {
 		console.error('See the configuration table in README.md.')
 	} else if (MIGRATE) {
 		console.error(`migrate failed: ${error instanceof Error ? error.message : String(error)}`)
+	} else if (error?.name === 'LegalContentError') {
+		console.error(error.message)
 	} else {
 		console.error(error)
 	}

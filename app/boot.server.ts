@@ -7,6 +7,7 @@ import { publishDocumentVersions } from '#app/db/published-documents.server'
 import { seedDemoData } from '#app/db/seed.server'
 import type { AppServices } from '#app/context.server'
 import { initEnv } from '#app/env.server'
+import { currentDocumentVersions } from '#app/modules/legal/documents.server'
 import { createPlatform } from '#app/platform/index.server'
 import { configureToastCookie } from '#app/security/toast-cookie.server'
 
@@ -18,6 +19,10 @@ import { configureToastCookie } from '#app/security/toast-cookie.server'
  */
 export async function boot(log: (line: string) => void = console.log): Promise<AppServices> {
 	const env = initEnv(process.env)
+	// The legal documents are read and checked once, before anything else: a
+	// missing language or mismatched versions stops the server here.
+	const documents = currentDocumentVersions()
+	log(`legal documents: terms ${documents.terms_of_service}, creator agreement ${documents.creator_agreement}`)
 	if (env.PLATFORM === 'local' && !env.DATABASE_URL && !env.BETTER_AUTH_SECRET) {
 		env.BETTER_AUTH_SECRET = await embeddedAuthSecret(`${env.PGLITE_DATA_DIR.replace(/\/+$/, '')}.auth-secret`)
 	}

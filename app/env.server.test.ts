@@ -51,14 +51,17 @@ test('only the allow-list reaches the browser', () => {
 	expect(json).not.toContain('secret')
 	expect(json).not.toContain('pw@')
 	expect(Object.keys(publicEnv(env)).sort()).toEqual(
-		['CREATOR_AGREEMENT_VERSION', 'PLATFORM', 'SUPABASE_ANON_KEY', 'SUPABASE_URL', 'TERMS_VERSION'].sort(),
+		['APP_URL', 'BUILD_CHECK_INTERVAL', 'PLATFORM', 'SUPABASE_ANON_KEY', 'SUPABASE_URL'].sort(),
 	)
 })
+
+/** What a public production site must configure anyway (the imprint's operator). */
+const OPERATOR = { OPERATOR_NAME: 'Dares Ltd', OPERATOR_ADDRESS: '1 Main St\\nSpringfield', OPERATOR_EMAIL: 'legal@dares.example' }
 
 test('the development mailbox is on by default only on a loopback origin served on loopback, without SMTP', () => {
 	expect(parseEnv({}).DEV_MAILBOX).toBe(true)
 	expect(parseEnv({ HOST: '127.0.0.1', APP_URL: 'http://127.0.0.1:3000' }).DEV_MAILBOX).toBe(true)
-	expect(parseEnv({ APP_URL: 'https://dares.example' }).DEV_MAILBOX).toBe(false)
+	expect(parseEnv({ APP_URL: 'https://dares.example', ...OPERATOR }).DEV_MAILBOX).toBe(false)
 	expect(parseEnv({ SMTP_URL: 'smtp://127.0.0.1:2525' }).DEV_MAILBOX).toBe(false)
 	expect(parseEnv({ APP_URL: 'https://dares.example', DEV_MAILBOX: 'true', NODE_ENV: 'development' }).DEV_MAILBOX).toBe(true)
 })
@@ -72,8 +75,8 @@ test("the mailbox takeover: the container's defaults (HOST=0.0.0.0, no APP_URL) 
 })
 
 test('the mailbox takeover: production refuses to start with the mailbox on and a public APP_URL', () => {
-	expect(() => parseEnv({ NODE_ENV: 'production', APP_URL: 'https://dares.example', DEV_MAILBOX: 'true' })).toThrow(/DEV_MAILBOX/)
-	expect(() => parseEnv({ APP_URL: 'http://10.0.0.5:3000', DEV_MAILBOX: 'yes' })).toThrow(EnvError)
+	expect(() => parseEnv({ NODE_ENV: 'production', APP_URL: 'https://dares.example', DEV_MAILBOX: 'true', ...OPERATOR })).toThrow(/DEV_MAILBOX/)
+	expect(() => parseEnv({ APP_URL: 'http://10.0.0.5:3000', DEV_MAILBOX: 'yes', ...OPERATOR })).toThrow(EnvError)
 	expect(parseEnv({ NODE_ENV: 'production', APP_URL: 'http://localhost:3000', DEV_MAILBOX: 'true' }).DEV_MAILBOX).toBe(true)
 })
 
@@ -95,4 +98,32 @@ test('MAX_BODY_BYTES defaults to 1 MiB', () => {
 	expect(parseEnv({}).MAX_BODY_BYTES).toBe(1024 * 1024)
 	expect(parseEnv({ MAX_BODY_BYTES: '65536' }).MAX_BODY_BYTES).toBe(65536)
 	expect(() => parseEnv({ MAX_BODY_BYTES: '10' })).toThrow(/MAX_BODY_BYTES/)
+})
+
+test('a public site in production refuses to start without the operator details, naming each variable', () => {
+	let error: unknown
+	try {
+		parseEnv({ APP_URL: 'https://dares.example', OPERATOR_NAME: 'Dares Ltd' })
+	} catch (e) {
+		error = e
+	}
+	expect(error).toBeInstanceOf(EnvError)
+	const message = (error as Error).message
+	expect(message).toMatch(/OPERATOR_ADDRESS: required in production on a public APP_URL/)
+	expect(message).toMatch(/OPERATOR_EMAIL: required/)
+	expect(message).not.toMatch(/OPERATOR_NAME:/)
+	expect(parseEnv({ APP_URL: 'https://dares.example', ...OPERATOR }).OPERATOR_NAME).toBe('Dares Ltd')
+})
+
+test('the embedded default, a loopback APP_URL and development start without operator details', () => {
+	expect(() => parseEnv({})).not.toThrow()
+	expect(() => parseEnv({ APP_URL: 'http://127.0.0.1:3171' })).not.toThrow()
+	expect(() => parseEnv({ APP_URL: 'http://[::1]:3000' })).not.toThrow()
+	expect(() => parseEnv({ NODE_ENV: 'development', APP_URL: 'https://dares.example' })).not.toThrow()
+})
+
+test('the build check interval defaults to five minutes and can be switched off', () => {
+	expect(parseEnv({}).BUILD_CHECK_INTERVAL).toBe(300)
+	expect(parseEnv({ BUILD_CHECK_INTERVAL: '0' }).BUILD_CHECK_INTERVAL).toBe(0)
+	expect(() => parseEnv({ BUILD_CHECK_INTERVAL: '-5' })).toThrow(/BUILD_CHECK_INTERVAL/)
 })

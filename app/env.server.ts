@@ -95,11 +95,13 @@ const variables = z.object({
 		TWITCH_ISSUER: z.url().optional(),
 		TWITCH_API_URL: z.url().optional(),
 		LOCALE_DOMAINS: localeDomains.default({}),
-		TERMS_VERSION: z.string().regex(/^[\w.-]{1,32}$/).default('2026-11-01'),
-		CREATOR_AGREEMENT_VERSION: z.string().regex(/^[\w.-]{1,32}$/).default('2026-11-01'),
-		OPERATOR_NAME: z.string().optional(),
-		OPERATOR_ADDRESS: z.string().optional(),
+		/** The imprint's operator: required in production on a public APP_URL (see below). */
+		OPERATOR_NAME: z.string().trim().min(1).max(200).optional(),
+		/** Postal address; a line break is written as `\n` or a new line. */
+		OPERATOR_ADDRESS: z.string().trim().min(1).max(500).optional(),
 		OPERATOR_EMAIL: z.email().optional(),
+		/** How often an open tab asks whether a new build is out (seconds; 0: never). */
+		BUILD_CHECK_INTERVAL: z.coerce.number().int().min(0).max(86_400).default(300),
 })
 
 /** Every variable the app reads (the README's configuration table lists them all). */
@@ -120,6 +122,19 @@ const schema = variables
 				path: ['DEV_MAILBOX'],
 				message: 'must not be on in production with a public APP_URL (it shows every sign-in link)',
 			})
+		}
+		// A public site must say who runs it (the imprint, and the privacy
+		// policy's controller). The embedded default on localhost needs nothing.
+		if (env.NODE_ENV === 'production' && env.APP_URL && !isLoopbackUrl(env.APP_URL)) {
+			for (const key of ['OPERATOR_NAME', 'OPERATOR_ADDRESS', 'OPERATOR_EMAIL'] as const) {
+				if (!env[key]) {
+					ctx.addIssue({
+						code: 'custom',
+						path: [key],
+						message: 'required in production on a public APP_URL: the imprint names the operator (OPERATOR_NAME, OPERATOR_ADDRESS, OPERATOR_EMAIL)',
+					})
+				}
+			}
 		}
 	})
 	.transform((env) => {
@@ -193,8 +208,9 @@ export function publicEnv(env: Env) {
 		PLATFORM: env.PLATFORM,
 		SUPABASE_URL: env.PLATFORM === 'supabase' ? env.SUPABASE_URL : undefined,
 		SUPABASE_ANON_KEY: env.PLATFORM === 'supabase' ? env.SUPABASE_ANON_KEY : undefined,
-		TERMS_VERSION: env.TERMS_VERSION,
-		CREATOR_AGREEMENT_VERSION: env.CREATOR_AGREEMENT_VERSION,
+		/** The public origin: canonical URLs, hreflang alternates and share cards. */
+		APP_URL: env.APP_URL,
+		BUILD_CHECK_INTERVAL: env.BUILD_CHECK_INTERVAL,
 	}
 }
 export type PublicEnv = ReturnType<typeof publicEnv>

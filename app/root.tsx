@@ -29,6 +29,8 @@ import { localeCookieMiddleware, viewerMiddleware } from '#app/root.middleware.s
 import appStylesHref from '#app/styles/app.css?url'
 import { hidesAuthDialogs } from '#app/modules/auth/gate'
 import { accountGate } from '#app/modules/auth/gate.server'
+import { NewBuildOffer } from '#app/modules/builds/new-build-offer'
+import { currentDocumentVersions } from '#app/modules/legal/documents.server'
 import { queryAsViewer } from '#app/utils/db.server'
 import { sameOriginMiddleware } from '#app/utils/same-origin.server'
 import { useNonce } from '#app/security/nonce'
@@ -42,7 +44,10 @@ export const middleware: Route.MiddlewareFunction[] = [
 
 export const links: Route.LinksFunction = () => [
 	{ rel: 'stylesheet', href: appStylesHref },
+	{ rel: 'icon', href: '/favicon.ico', sizes: '32x32' },
 	{ rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
+	{ rel: 'apple-touch-icon', href: '/apple-touch-icon.png' },
+	{ rel: 'manifest', href: '/manifest.webmanifest' },
 ]
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -50,9 +55,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	const { env } = context.get(servicesContext)
 	const { toast, headers } = await getToast(request)
 	const viewer = context.get(viewerContext)
+	// The versions users accept are the legal documents' own (app/modules/legal).
+	const documents = currentDocumentVersions()
 	const account = viewer
 		? await queryAsViewer(context, async (tx) => {
-				const { username, gate } = await accountGate(tx, env.TERMS_VERSION, env.CREATOR_AGREEMENT_VERSION)
+				const { username, gate } = await accountGate(tx, documents.terms_of_service, documents.creator_agreement)
 				return { email: viewer.email, username, gate }
 			})
 		: null
@@ -61,6 +68,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 			locale,
 			account,
 			messagesVersion: messagesVersion[locale],
+			documents,
 			toast: toast
 				? {
 						type: toast.type,
@@ -87,7 +95,6 @@ export function Layout({ children }: { children: React.ReactNode }) {
 			<head>
 				<meta charSet="utf-8" />
 				<meta name="viewport" content="width=device-width, initial-scale=1" />
-				<meta name="description" content={t('app.description')} />
 				<meta name="theme-color" content="#0f0d17" />
 				<Meta />
 				<Links />
@@ -104,11 +111,12 @@ export function Layout({ children }: { children: React.ReactNode }) {
 						</main>
 						<SiteFooter locale={locale} />
 						{rootData?.account?.gate && !hidesAuthDialogs(location.pathname) ? (
-							<AccountGateDialog gate={rootData.account.gate} locale={locale} termsVersion={rootData.env.TERMS_VERSION} />
+							<AccountGateDialog gate={rootData.account.gate} locale={locale} termsVersion={rootData.documents.terms_of_service} />
 						) : null}
 					</GatedActionProvider>
 				</AuthDialogProvider>
 				<Toasts toast={rootData?.toast ?? null} />
+				<NewBuildOffer intervalSeconds={rootData?.env.BUILD_CHECK_INTERVAL ?? 0} />
 				<ScrollRestoration nonce={nonce} />
 				<Scripts nonce={nonce} />
 			</body>

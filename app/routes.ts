@@ -8,6 +8,8 @@ import { type RouteConfig, index, route } from '@react-router/dev/routes'
 export default [
 	index('routes/root-redirect.tsx'),
 	route('_i18n/:locale/messages.json', 'routes/i18n-messages.ts'),
+	route('robots.txt', 'routes/robots.ts'),
+	route('sitemap.xml', 'routes/sitemap.ts'),
 	route('dev/mailbox', 'routes/dev-mailbox.tsx'),
 	route('api/auth/create', 'routes/api/auth-create.ts'),
 	route('api/auth/consent', 'routes/api/auth-consent.ts'),

@@ -5,6 +5,7 @@ const de = {
 		name: 'Dareboost',
 		description:
 			'Fordere deinen Lieblingsstreamer live auf Twitch, YouTube oder Kick heraus: Schreib eine Challenge, gib ihr mit Coins einen Boost und stimm ab, ob sie erfüllt wurde.',
+		'share-image-alt': 'Das Dareboost-Logo: ein Play-Symbol in einer Sprechblase, dazu „Fordere deinen Streamer live heraus“',
 	},
 	nav: {
 		'skip-to-content': 'Zum Inhalt springen',
@@ -195,12 +196,23 @@ const de = {
 		'must-log-in-create-dare': 'Melde dich an, um eine Challenge zu schreiben.',
 		'must-log-in-vote': 'Melde dich an, um abzustimmen.',
 	},
+	legal: {
+		version: 'Fassung {{version}}',
+		updated: 'gültig ab {{date}}',
+		contents: 'Inhalt',
+	},
+	builds: {
+		'new-version': 'Eine neue Version von Dareboost ist da.',
+		'new-version-description': 'Lade die Seite neu, um sie zu nutzen.',
+		reload: 'Neu laden',
+	},
 	terms: {
 		'disclaimer-1-submit': 'Indem du ein Konto erstellst, akzeptierst du unsere',
 		'disclaimer-1-continue': 'Indem du fortfährst, akzeptierst du unsere',
 		'link-1': 'Nutzungsbedingungen',
 		'disclaimer-2': 'und unsere',
 		'link-2': 'Datenschutzerklärung',
+		'new-tab': '(öffnet sich in einem neuen Tab)',
 	},
 	error: {
 		title: 'Etwas ist schiefgelaufen',

@@ -7,6 +7,7 @@ const en = {
 		name: 'Dareboost',
 		description:
 			'Dare your favourite streamer live on Twitch, YouTube or Kick: write a dare, boost it with coins and vote on whether it was done.',
+		'share-image-alt': 'The Dareboost logo: a play button inside a speech bubble, with the words “Dare your streamer live”',
 	},
 	nav: {
 		'skip-to-content': 'Skip to content',
@@ -197,12 +198,23 @@ const en = {
 		'must-log-in-create-dare': 'Sign in to write a dare.',
 		'must-log-in-vote': 'Sign in to vote.',
 	},
+	legal: {
+		version: 'Version {{version}}',
+		updated: 'in effect since {{date}}',
+		contents: 'Contents',
+	},
+	builds: {
+		'new-version': 'A new version of Dareboost is available.',
+		'new-version-description': 'Reload the page to use it.',
+		reload: 'Reload',
+	},
 	terms: {
 		'disclaimer-1-submit': 'By creating an account you accept our',
 		'disclaimer-1-continue': 'By continuing you accept our',
 		'link-1': 'terms of service',
 		'disclaimer-2': 'and our',
 		'link-2': 'privacy policy',
+		'new-tab': '(opens in a new tab)',
 	},
 	error: {
 		title: 'Something went wrong',

@@ -5,6 +5,7 @@ const es = {
 		name: 'Dareboost',
 		description:
 			'Reta en directo a tu streamer favorito en Twitch, YouTube o Kick: escribe un reto, dale un impulso con monedas y vota si lo ha cumplido.',
+		'share-image-alt': 'El logotipo de Dareboost: un botón de reproducción dentro de un bocadillo, con el lema «Reta a tu streamer en directo»',
 	},
 	nav: {
 		'skip-to-content': 'Saltar al contenido',
@@ -195,12 +196,23 @@ const es = {
 		'must-log-in-create-dare': 'Inicia sesión para escribir un reto.',
 		'must-log-in-vote': 'Inicia sesión para votar.',
 	},
+	legal: {
+		version: 'Versión {{version}}',
+		updated: 'vigente desde el {{date}}',
+		contents: 'Índice',
+	},
+	builds: {
+		'new-version': 'Hay una nueva versión de Dareboost.',
+		'new-version-description': 'Recarga la página para usarla.',
+		reload: 'Recargar',
+	},
 	terms: {
 		'disclaimer-1-submit': 'Al crear una cuenta, aceptas nuestras',
 		'disclaimer-1-continue': 'Al continuar, aceptas nuestras',
 		'link-1': 'condiciones de uso',
 		'disclaimer-2': 'y nuestra',
 		'link-2': 'política de privacidad',
+		'new-tab': '(se abre en una pestaña nueva)',
 	},
 	error: {
 		title: 'Algo ha salido mal',

@@ -5,6 +5,7 @@ const tr = {
 		name: 'Dareboost',
 		description:
 			"Twitch, YouTube veya Kick'te canlı yayın yapan favori yayıncına meydan oku: bir görev yaz, jetonlarla destekle ve yapılıp yapılmadığına oy ver.",
+		'share-image-alt': 'Dareboost logosu: konuşma balonunun içinde bir oynat düğmesi ve “Yayıncına canlı meydan oku” yazısı',
 	},
 	nav: {
 		'skip-to-content': 'İçeriğe geç',
@@ -195,12 +196,23 @@ const tr = {
 		'must-log-in-create-dare': 'Görev yazmak için giriş yap.',
 		'must-log-in-vote': 'Oy vermek için giriş yap.',
 	},
+	legal: {
+		version: 'Sürüm {{version}}',
+		updated: '{{date}} tarihinden itibaren geçerli',
+		contents: 'İçindekiler',
+	},
+	builds: {
+		'new-version': 'Dareboost’un yeni bir sürümü var.',
+		'new-version-description': 'Kullanmak için sayfayı yenile.',
+		reload: 'Yenile',
+	},
 	terms: {
 		'disclaimer-1-submit': 'Hesap oluşturarak şunları kabul etmiş olursun:',
 		'disclaimer-1-continue': 'Devam ederek şunları kabul etmiş olursun:',
 		'link-1': 'kullanım koşullarımız',
 		'disclaimer-2': 've',
 		'link-2': 'gizlilik politikamız',
+		'new-tab': '(yeni sekmede açılır)',
 	},
 	error: {
 		title: 'Bir şeyler ters gitti',

@@ -3,6 +3,7 @@ import { Form, Link, NavLink } from 'react-router'
 import type { Locale } from '#app/i18n/locales'
 import { useAuthDialog } from './auth-dialog'
 import { LanguageSwitcher } from './language-switcher'
+import { LogoMark } from './logo'
 
 export type HeaderAccount = { email: string | null; username: string | null }
 
@@ -12,9 +13,7 @@ export function SiteHeader({ locale, account }: { locale: Locale; account: Heade
 	return (
 		<header className="site-header">
 			<Link className="brand" to={`/${locale}`}>
-				<span className="brand__mark" aria-hidden="true">
-					⚡
-				</span>
+				<LogoMark className="brand__mark" />
 				{t('app.name')}
 			</Link>
 			<nav aria-label={t('nav.main')} className="site-nav">
