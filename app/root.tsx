@@ -10,7 +10,6 @@ import {
 	useLocation,
 	useRouteLoaderData,
 } from 'react-router'
-import { getToast } from 'remix-toast'
 import type { Route } from './+types/root'
 import { AccountGateDialog } from '#app/components/account-gate'
 import { AuthDialogProvider } from '#app/components/auth-dialog'
@@ -23,6 +22,7 @@ import { servicesContext, viewerContext } from '#app/context.server'
 import { publicEnv } from '#app/env.server'
 import { getLocale, i18nextMiddleware, messagesVersion } from '#app/i18n/i18next.server'
 import { DEFAULT_LOCALE, localeFromPath, type Locale } from '#app/i18n/locales'
+import { flashMiddleware, takeToast } from '#app/modules/flash/flash.server'
 import { localeCookieMiddleware, viewerMiddleware } from '#app/root.middleware.server'
 import appStylesHref from '#app/styles/app.css?url'
 import { hidesAuthDialogs } from '#app/modules/auth/gate'
@@ -35,6 +35,7 @@ export const middleware: Route.MiddlewareFunction[] = [
 	sameOriginMiddleware,
 	localeCookieMiddleware,
 	viewerMiddleware,
+	flashMiddleware,
 ]
 
 export const links: Route.LinksFunction = () => [
@@ -45,7 +46,7 @@ export const links: Route.LinksFunction = () => [
 export async function loader({ request, context }: Route.LoaderArgs) {
 	const locale = getLocale(context) as Locale
 	const { env } = context.get(servicesContext)
-	const { toast, headers } = await getToast(request)
+	const { toast, headers } = await takeToast(request, context)
 	const viewer = context.get(viewerContext)
 	const account = viewer
 		? await queryAsViewer(context, async (tx) => {
@@ -64,7 +65,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 						message: toast.message,
 						description: toast.description ?? null,
 						// The one action a flash toast may carry (see Toasts).
-						action: toast.action === 'delete-account' ? ('delete-account' as const) : null,
+						action: 'action' in toast && toast.action === 'delete-account' ? ('delete-account' as const) : null,
 					}
 				: null,
 			env: publicEnv(env),
@@ -95,6 +96,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
 				<AuthDialogProvider lang={locale}>
 					<GatedActionProvider readiness={readinessOf(rootData?.account)}>
 						<SiteHeader locale={locale} account={rootData?.account ?? null} />
+						<Toasts toast={rootData?.toast ?? null} />
 						<main id="main" tabIndex={-1}>
 							{children}
 						</main>
@@ -104,7 +106,6 @@ export function Layout({ children }: { children: React.ReactNode }) {
 						) : null}
 					</GatedActionProvider>
 				</AuthDialogProvider>
-				<Toasts toast={rootData?.toast ?? null} />
 				<ScrollRestoration />
 				<Scripts />
 			</body>
