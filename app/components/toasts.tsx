@@ -67,7 +67,7 @@ export function Toasts({ toast }: { toast: FlashToast | null }) {
  */
 function ToasterAboveDialogs() {
 	const host = useTopModalDialog()
-	const toaster = <Toaster position="bottom-right" visibleToasts={3} duration={4000} gap={14} richColors closeButton />
+	const toaster = <Toaster theme="dark" position="bottom-right" visibleToasts={3} duration={4000} gap={14} richColors closeButton />
 	return host ? createPortal(toaster, host) : toaster
 }
 
