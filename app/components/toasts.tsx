@@ -66,8 +66,20 @@ export function Toasts({ toast }: { toast: FlashToast | null }) {
  * toasts still showing when it moves.
  */
 function ToasterAboveDialogs() {
+	const { t } = useTranslation()
 	const host = useTopModalDialog()
-	const toaster = <Toaster theme="dark" position="bottom-right" visibleToasts={3} duration={4000} gap={14} richColors closeButton />
+	const toaster = (
+		<Toaster
+			theme="dark"
+			position="bottom-right"
+			visibleToasts={3}
+			duration={4000}
+			gap={14}
+			richColors
+			closeButton
+			toastOptions={{ closeButtonAriaLabel: t('auth.close') }}
+		/>
+	)
 	return host ? createPortal(toaster, host) : toaster
 }
 
