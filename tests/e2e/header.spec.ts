@@ -34,7 +34,7 @@ for (const lang of ['en', 'de'] as const) {
 			return
 		}
 		const menu = page.locator('.site-menu')
-		await menu.getByText(tr(lang, 'nav.menu')).click()
+		await menu.locator('summary', { hasText: tr(lang, 'nav.menu') }).click()
 		await expectInViewport(page, menu.getByRole('link', { name: tr(lang, 'nav.shop') }))
 		await expect(menu.getByRole('link', { name: lang === 'en' ? 'English' : 'Deutsch' })).toHaveAttribute('aria-current', 'true')
 		await menu.getByRole('link', { name: tr(lang, 'nav.shop') }).click()
@@ -54,7 +54,7 @@ test('before a username exists, a long address never pushes "Sign out" off the s
 	await expectOneRowWithoutOverflow(page)
 	if (isPhone(page)) {
 		const menu = page.locator('.site-menu')
-		await menu.getByText(tr('de', 'nav.menu')).click()
+		await menu.locator('summary', { hasText: tr('de', 'nav.menu') }).click()
 		await expect(menu.getByText(email)).toBeVisible()
 		await expectInViewport(page, menu.getByRole('button', { name: tr('de', 'auth.sign-out') }))
 		await menu.getByRole('button', { name: tr('de', 'auth.sign-out') }).click()
