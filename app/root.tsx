@@ -12,7 +12,6 @@ import {
 	useLocation,
 	useRouteLoaderData,
 } from 'react-router'
-import { getToast } from 'remix-toast'
 import type { Route } from './+types/root'
 import { AccountGateDialog } from '#app/components/account-gate'
 import { AuthDialogProvider } from '#app/components/auth-dialog'
@@ -25,6 +24,7 @@ import { servicesContext, viewerContext } from '#app/context.server'
 import { publicEnv } from '#app/env.server'
 import { getLocale, i18nextMiddleware, messagesVersion } from '#app/i18n/i18next.server'
 import { DEFAULT_LOCALE, localeFromPath, type Locale } from '#app/i18n/locales'
+import { flashMiddleware, takeToast } from '#app/modules/flash/flash.server'
 import { localeCookieMiddleware, viewerMiddleware } from '#app/root.middleware.server'
 import appStylesHref from '#app/styles/app.css?url'
 import { hidesAuthDialogs } from '#app/modules/auth/gate'
@@ -40,6 +40,7 @@ export const middleware: Route.MiddlewareFunction[] = [
 	sameOriginMiddleware,
 	localeCookieMiddleware,
 	viewerMiddleware,
+	flashMiddleware,
 ]
 
 export const links: Route.LinksFunction = () => [
@@ -53,7 +54,7 @@ export const links: Route.LinksFunction = () => [
 export async function loader({ request, context }: Route.LoaderArgs) {
 	const locale = getLocale(context) as Locale
 	const { env } = context.get(servicesContext)
-	const { toast, headers } = await getToast(request)
+	const { toast, headers } = await takeToast(request, context)
 	const viewer = context.get(viewerContext)
 	// The versions users accept are the legal documents' own (app/modules/legal).
 	const documents = currentDocumentVersions()
@@ -75,7 +76,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 						message: toast.message,
 						description: toast.description ?? null,
 						// The one action a flash toast may carry (see Toasts).
-						action: toast.action === 'delete-account' ? ('delete-account' as const) : null,
+						action: 'action' in toast && toast.action === 'delete-account' ? ('delete-account' as const) : null,
 					}
 				: null,
 			env: publicEnv(env),
@@ -106,6 +107,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
 				<AuthDialogProvider lang={locale}>
 					<GatedActionProvider readiness={readinessOf(rootData?.account)}>
 						<SiteHeader locale={locale} account={rootData?.account ?? null} />
+						<Toasts toast={rootData?.toast ?? null} />
 						<main id="main" tabIndex={-1}>
 							{children}
 						</main>
@@ -115,7 +117,6 @@ export function Layout({ children }: { children: React.ReactNode }) {
 						) : null}
 					</GatedActionProvider>
 				</AuthDialogProvider>
-				<Toasts toast={rootData?.toast ?? null} />
 				<NewBuildOffer intervalSeconds={rootData?.env.BUILD_CHECK_INTERVAL ?? 0} />
 				<ScrollRestoration nonce={nonce} />
 				<Scripts nonce={nonce} />

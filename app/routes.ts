@@ -27,7 +27,7 @@ export default [
 		route('register', 'routes/register.tsx'),
 		route('password-reset', 'routes/password-reset.tsx'),
 		route('login', 'routes/login.tsx'),
-		route('settings', 'routes/settings.tsx'),
+		route('settings', 'routes/settings/route.tsx'),
 		route('logout', 'routes/logout.ts'),
 		route('session/:id', 'routes/session.tsx'),
 		route('overlay/:sessionId', 'routes/overlay.tsx'),
