@@ -227,8 +227,6 @@ const de = {
 		'min-boost-hint': 'Ab 50, in 10er-Schritten.',
 		'voting-duration': 'Abstimmungsdauer (Sekunden)',
 		'voting-duration-hint': 'Ab 30 Sekunden, in 5er-Schritten.',
-		'increase': '{{label}} erhöhen',
-		'decrease': '{{label}} verringern',
 		'submit': 'Live gehen',
 		'cancel': 'Abbrechen',
 		'started': 'Deine Session ist live.',

@@ -229,8 +229,6 @@ const en = {
 		'min-boost-hint': 'From 50, in steps of 10.',
 		'voting-duration': 'Voting time (seconds)',
 		'voting-duration-hint': 'From 30 seconds, in steps of 5.',
-		'increase': 'Increase {{label}}',
-		'decrease': 'Decrease {{label}}',
 		'submit': 'Go live',
 		'cancel': 'Cancel',
 		'started': 'Your session is live.',

@@ -227,8 +227,6 @@ const es = {
 		'min-boost-hint': 'Desde 50, de 10 en 10.',
 		'voting-duration': 'Tiempo de votación (segundos)',
 		'voting-duration-hint': 'Desde 30 segundos, de 5 en 5.',
-		'increase': 'Aumentar {{label}}',
-		'decrease': 'Reducir {{label}}',
 		'submit': 'Salir en directo',
 		'cancel': 'Cancelar',
 		'started': 'Tu sesión está en directo.',

@@ -227,8 +227,6 @@ const tr = {
 		'min-boost-hint': '50’den başlar, 10’ar 10’ar artar.',
 		'voting-duration': 'Oylama süresi (saniye)',
 		'voting-duration-hint': '30 saniyeden başlar, 5’er 5’er artar.',
-		'increase': '{{label}} artır',
-		'decrease': '{{label}} azalt',
 		'submit': 'Canlı yayına geç',
 		'cancel': 'Vazgeç',
 		'started': 'Oturumun canlı.',

@@ -1,6 +1,5 @@
-import { useId, type ReactNode } from 'react'
+import { useId, useState, type KeyboardEvent, type ReactNode } from 'react'
 import { Button, Group, I18nProvider, Input, Label, NumberField as AriaNumberField, Text } from 'react-aria-components'
-import { useTranslation } from 'react-i18next'
 import { ErrorList } from '#app/components/forms'
 import { useHydrated } from '#app/utils/use-hydrated'
 
@@ -36,8 +35,19 @@ export function NumberField({
 	locale: string
 }) {
 	const hydrated = useHydrated()
-	const { t } = useTranslation()
 	const id = useId()
+	const [value, setValue] = useState(defaultValue ?? Number.NaN)
+	// React Aria moves one step on Page Up/Down; the spec wants ten. Handled
+	// before the input's own key handler, which then never sees the key.
+	const onPageKeys = (event: KeyboardEvent) => {
+		if (event.key !== 'PageUp' && event.key !== 'PageDown') return
+		if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return
+		event.preventDefault()
+		event.stopPropagation()
+		const direction = event.key === 'PageUp' ? 1 : -1
+		const base = Number.isNaN(value) ? (direction > 0 ? limit.min : limit.max) : value
+		setValue(pageStep(base, direction, limit))
+	}
 	const invalid = Boolean(errors?.length)
 	if (!hydrated) {
 		const errorId = invalid ? `${id}-error` : undefined
@@ -74,7 +84,8 @@ export function NumberField({
 				minValue={limit.min}
 				maxValue={limit.max}
 				step={limit.step}
-				defaultValue={defaultValue}
+				value={value}
+				onChange={setValue}
 				formatOptions={{ maximumFractionDigits: 0 }}
 				isRequired
 				isInvalid={invalid}
@@ -82,12 +93,12 @@ export function NumberField({
 				className="field number-field"
 			>
 				<Label>{label}</Label>
-				<Group className="number-field__group">
-					<Button slot="decrement" className="number-field__step" aria-label={t('sessions.decrease', { label })}>
+				<Group className="number-field__group" onKeyDownCapture={onPageKeys}>
+					<Button slot="decrement" className="number-field__step">
 						−
 					</Button>
 					<Input className="number-field__input" />
-					<Button slot="increment" className="number-field__step" aria-label={t('sessions.increase', { label })}>
+					<Button slot="increment" className="number-field__step">
 						+
 					</Button>
 				</Group>
@@ -104,4 +115,10 @@ export function NumberField({
 			</AriaNumberField>
 		</I18nProvider>
 	)
+}
+
+/** Ten steps from `value`, snapped to the step grid from min and kept within min and max. */
+export function pageStep(value: number, direction: 1 | -1, limit: Limit): number {
+	const snapped = limit.min + Math.round((value - limit.min) / limit.step) * limit.step
+	return Math.min(limit.max, Math.max(limit.min, snapped + direction * 10 * limit.step))
 }

@@ -68,7 +68,14 @@ function StartSessionFields({
 			<Field
 				label={t('sessions.title')}
 				hint={t('sessions.title-hint')}
-				inputProps={{ ...getInputProps(fields.title, { type: 'text' }), autoComplete: 'off' }}
+				// getZodConstraint (Conform 1.x with Zod 4.6) yields only `required`;
+				// the length comes from the same limits the schema uses.
+				inputProps={{
+					...getInputProps(fields.title, { type: 'text' }),
+					minLength: SESSION_LIMITS.title.min,
+					maxLength: SESSION_LIMITS.title.max,
+					autoComplete: 'off',
+				}}
 				errors={fields.title.errors}
 			/>
 			<div className="field">
@@ -218,7 +225,7 @@ export function StartSessionButton({
 			<button type="button" className={className} onClick={onClick}>
 				{t('sessions.start')}
 			</button>
-			<dialog ref={dialog} className="session-dialog" aria-labelledby="start-session-title" onClose={() => setOpen(false)}>
+			<dialog ref={dialog} className="session-dialog" aria-labelledby="start-session-heading" onClose={() => setOpen(false)}>
 				{open ? <StartSessionDialogBody channels={channels} lang={lang} onClose={close} /> : null}
 			</dialog>
 		</>
@@ -251,7 +258,7 @@ function StartSessionDialogBody({ channels, lang, onClose }: { channels: LinkedC
 	return (
 		<>
 			<div hidden={askAgreement}>
-				<h2 id="start-session-title">{t('sessions.start-title')}</h2>
+				<h2 id="start-session-heading">{t('sessions.start-title')}</h2>
 				<p className="muted">{t('sessions.start-description')}</p>
 				<StartSessionFields
 					channels={channels}
