@@ -37,12 +37,9 @@ export async function boot(log: (line: string) => void = console.log): Promise<A
 		const applied = await migrate(db, { platform: env.PLATFORM, log })
 		log(applied.length ? `migrations applied: ${applied.join(', ')}` : 'migrations: up to date')
 	}
-	// The configured versions are the ones a user can consent to
-	// (public.give_consent refuses any other).
-	await publishDocumentVersions(db, {
-		terms_of_service: env.TERMS_VERSION,
-		creator_agreement: env.CREATOR_AGREEMENT_VERSION,
-	})
+	// The legal documents' versions are the ones a user can consent to
+	// (public.give_consent refuses any other; the last published is current).
+	await publishDocumentVersions(db, documents)
 	if (env.DEMO_DATA) {
 		await seedDemoData(db)
 		log('demo data: ready')

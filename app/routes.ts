@@ -16,6 +16,7 @@ export default [
 	route('api/auth/delete', 'routes/api/auth-delete.ts'),
 	route('api/auth/username', 'routes/api/auth-username.ts'),
 	route('api/auth/provider/*', 'routes/api/auth-provider.ts'),
+	route('api/session', 'routes/api/session.ts'),
 	route(':lang', 'routes/lang.tsx', [
 		index('routes/home.tsx'),
 		route('shop', 'routes/shop.tsx'),
@@ -28,6 +29,8 @@ export default [
 		route('password-reset', 'routes/password-reset.tsx'),
 		route('login', 'routes/login.tsx'),
 		route('settings', 'routes/settings/route.tsx'),
+		route('settings/channels', 'routes/channels.tsx'),
+		route('start-session', 'routes/start-session.tsx'),
 		route('logout', 'routes/logout.ts'),
 		route('session/:id', 'routes/session.tsx'),
 		route('overlay/:sessionId', 'routes/overlay.tsx'),

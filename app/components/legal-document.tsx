@@ -9,18 +9,21 @@ import '#app/styles/legal.css'
  * the version and date users accept it by, a table of contents when it is
  * long, then the text. The HTML comes from the server's Markdown renderer,
  * which passes no raw HTML through (docs/decisions/021-legal-documents.md).
- * `children` come before the text (the imprint's operator details).
+ * `children` come before the text (the imprint's operator details), `after`
+ * follows it (the creator agreement's accept and decline).
  */
 export function LegalDocument({
 	title,
 	description,
 	document,
 	children,
+	after,
 }: {
 	title: string
 	description?: string
 	document: LegalPageData
 	children?: ReactNode
+	after?: ReactNode
 }) {
 	const { t } = useTranslation()
 	return (
@@ -48,6 +51,7 @@ export function LegalDocument({
 				</nav>
 			) : null}
 			<div className="legal__body" dangerouslySetInnerHTML={{ __html: document.html }} />
+			{after}
 		</article>
 	)
 }
