@@ -133,6 +133,31 @@ describeEachDatabase('wallet ledger', (getDb, kind) => {
 		expect(await ledgerProblems(db)).toEqual([])
 	})
 
+	test('ledger.check() names every account that drifted, and all accounts that do not sum to zero', async () => {
+		const db = getDb()
+		const a = await createAuthUser(db)
+		await fundWallet(db, a, 100)
+		expect(await ledgerProblems(db)).toEqual([])
+		// Only by switching the guards off (as the owner can) can drift exist.
+		await db.exec(`
+			alter table public.wallets disable trigger wallets_match_ledger;
+			update public.wallets set balance = 150 where id = '${a}';
+			alter table public.wallets enable trigger wallets_match_ledger;
+			alter table ledger.accounts disable trigger accounts_guard_balance;
+			update ledger.accounts set balance = balance + 7 where kind = 'forfeit';
+			alter table ledger.accounts enable trigger accounts_guard_balance;
+		`)
+		const problems = await ledgerProblems(db)
+		expect(problems).toEqual(
+			expect.arrayContaining([
+				expect.objectContaining({ kind: 'wallet', owner: a, problem: 'wallet cache differs from ledger', expected: 100, actual: 150 }),
+				expect.objectContaining({ kind: 'forfeit', problem: 'balance differs from transfers', expected: 0, actual: 7 }),
+				expect.objectContaining({ kind: 'all', problem: 'accounts do not sum to zero', actual: 7 }),
+			]),
+		)
+		expect(problems).toHaveLength(3)
+	})
+
 	test('transfers are append-only, for the owner too', async () => {
 		const db = getDb()
 		const a = await createAuthUser(db)
