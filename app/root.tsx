@@ -25,8 +25,10 @@ import { getLocale, i18nextMiddleware, messagesVersion } from '#app/i18n/i18next
 import { DEFAULT_LOCALE, localeFromPath, type Locale } from '#app/i18n/locales'
 import { localeCookieMiddleware, viewerMiddleware } from '#app/root.middleware.server'
 import appStylesHref from '#app/styles/app.css?url'
+import walletStylesHref from '#app/styles/wallet.css?url'
 import { hidesAuthDialogs } from '#app/modules/auth/gate'
 import { accountGate } from '#app/modules/auth/gate.server'
+import { readOwnBalance } from '#app/modules/wallet/service.server'
 import { queryAsViewer } from '#app/utils/db.server'
 import { sameOriginMiddleware } from '#app/utils/same-origin.server'
 
@@ -39,6 +41,7 @@ export const middleware: Route.MiddlewareFunction[] = [
 
 export const links: Route.LinksFunction = () => [
 	{ rel: 'stylesheet', href: appStylesHref },
+	{ rel: 'stylesheet', href: walletStylesHref },
 	{ rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
 ]
 
@@ -50,7 +53,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	const account = viewer
 		? await queryAsViewer(context, async (tx) => {
 				const { username, gate } = await accountGate(tx, env.TERMS_VERSION, env.CREATOR_AGREEMENT_VERSION)
-				return { email: viewer.email, username, gate }
+				return { email: viewer.email, username, gate, balance: await readOwnBalance(tx) }
 			})
 		: null
 	return data(

@@ -3,8 +3,9 @@ import { Form, Link, NavLink } from 'react-router'
 import type { Locale } from '#app/i18n/locales'
 import { useAuthDialog } from './auth-dialog'
 import { LanguageSwitcher } from './language-switcher'
+import { WalletBalance } from './wallet-balance'
 
-export type HeaderAccount = { email: string | null; username: string | null }
+export type HeaderAccount = { email: string | null; username: string | null; balance?: number | null }
 
 export function SiteHeader({ locale, account }: { locale: Locale; account: HeaderAccount | null }) {
 	const { t } = useTranslation()
@@ -27,6 +28,7 @@ export function SiteHeader({ locale, account }: { locale: Locale; account: Heade
 				<LanguageSwitcher locale={locale} />
 				{account ? (
 					<>
+						{account.balance != null ? <WalletBalance locale={locale} balance={account.balance} /> : null}
 						<Link to={`/${locale}/settings`} className="account-name">
 							{account.username ?? account.email ?? t('nav.settings')}
 						</Link>
