@@ -25,6 +25,8 @@ const env = {
 	HOST: '127.0.0.1',
 	APP_URL: `http://127.0.0.1:${port}`,
 	DEMO_DATA: 'true',
+	// The shop sells through the test checkout on both databases (no Stripe here).
+	TEST_CHECKOUT: 'true',
 }
 delete env.DATABASE_URL
 let cleanup = async () => {}
