@@ -42,6 +42,43 @@ const hostList = z.string().transform((value, ctx) => {
 /** Host names that only ever reach this machine. */
 export const LOOPBACK_HOSTNAMES: readonly string[] = ['localhost', '127.0.0.1', '[::1]']
 
+/** One pack of the shop: coins, and the price in the currency's minor unit (cents). */
+export interface ShopPack {
+	id: string
+	coins: number
+	amountMinor: number
+}
+
+function parseShopPacks(value: string): ShopPack[] | string {
+	const packs: ShopPack[] = []
+	for (const pair of value.split(',').map((p) => p.trim()).filter(Boolean)) {
+		const match = /^(\d{1,7})=(\d{1,6})(?:\.(\d{1,2}))?$/.exec(pair)
+		const coins = Number(match?.[1])
+		const amountMinor = Number(match?.[2]) * 100 + Number((match?.[3] ?? '0').padEnd(2, '0'))
+		if (!match || coins < 1 || coins > 10_000_000 || amountMinor < 1) {
+			return `expected coins=price pairs like 500=4.99, got "${pair}"`
+		}
+		if (packs.some((p) => p.coins === coins)) return `two packs of ${coins} coins`
+		packs.push({ id: `coins-${coins}`, coins, amountMinor })
+	}
+	return packs.length > 0 ? packs.sort((a, b) => a.coins - b.coins) : 'at least one pack is needed'
+}
+
+function parseShopPacksOrThrow(value: string): ShopPack[] {
+	const packs = parseShopPacks(value)
+	if (typeof packs === 'string') throw new Error(packs)
+	return packs
+}
+
+const shopPacks = z.string().transform((value, ctx) => {
+	const packs = parseShopPacks(value)
+	if (typeof packs === 'string') {
+		ctx.addIssue({ code: 'custom', message: packs })
+		return z.NEVER
+	}
+	return packs
+})
+
 const variables = z.object({
 		NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
 		PORT: z.coerce.number().int().min(1).max(65535).default(3000),
@@ -102,6 +139,18 @@ const variables = z.object({
 		OPERATOR_EMAIL: z.email().optional(),
 		/** How often an open tab asks whether a new build is out (seconds; 0: never). */
 		BUILD_CHECK_INTERVAL: z.coerce.number().int().min(0).max(86_400).default(300),
+		/** Coin packs of the shop: coins=price pairs in SHOP_CURRENCY (PRODUCT.md's defaults). */
+		SHOP_PACKS: shopPacks.default(parseShopPacksOrThrow('500=4.99,1100=9.99,2400=19.99,6500=49.99')),
+		/** ISO 4217 currency of the shop's prices. */
+		SHOP_CURRENCY: z.string().regex(/^[A-Z]{3}$/).default('EUR'),
+		/** Stripe secret key: the shop sells through Stripe Checkout. Server-side only. */
+		STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_/).optional(),
+		/** Signing secret of the Stripe webhook endpoint (/api/stripe/webhook). */
+		STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_/).optional(),
+		/** Where the Stripe SDK sends its calls (tests point it at a stand-in); default Stripe's own API. */
+		STRIPE_API_URL: z.url({ protocol: /^https?$/ }).optional(),
+		/** The test checkout (credits at once, charges nothing); never with Stripe keys. */
+		TEST_CHECKOUT: booleanish.optional(),
 })
 
 /** Every variable the app reads (the README's configuration table lists them all). */
@@ -109,6 +158,12 @@ export const ENV_VARIABLES = Object.keys(variables.shape)
 
 const schema = variables
 	.superRefine((env, ctx) => {
+		if (env.STRIPE_SECRET_KEY && !env.STRIPE_WEBHOOK_SECRET) {
+			ctx.addIssue({ code: 'custom', path: ['STRIPE_WEBHOOK_SECRET'], message: 'required with STRIPE_SECRET_KEY' })
+		}
+		if (env.STRIPE_SECRET_KEY && env.TEST_CHECKOUT) {
+			ctx.addIssue({ code: 'custom', path: ['TEST_CHECKOUT'], message: 'the test checkout is off whenever Stripe is configured' })
+		}
 		if (env.PLATFORM === 'supabase') {
 			for (const key of ['SUPABASE_URL', 'SUPABASE_ANON_KEY', 'DATABASE_URL'] as const) {
 				if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'required when PLATFORM=supabase' })
@@ -158,6 +213,9 @@ const schema = variables
 					Object.keys(env.LOCALE_DOMAINS).length === 0),
 			MIGRATE_ON_START: env.MIGRATE_ON_START ?? env.PLATFORM === 'local',
 			DEMO_DATA: env.DEMO_DATA ?? embedded,
+			// Free coins for anyone who asks: only on the embedded default, or
+			// where the operator says so, and never next to real payments.
+			TEST_CHECKOUT: !env.STRIPE_SECRET_KEY && (env.TEST_CHECKOUT ?? embedded),
 			isProduction: env.NODE_ENV === 'production',
 		}
 	})

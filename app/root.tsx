@@ -27,10 +27,12 @@ import { DEFAULT_LOCALE, localeFromPath, type Locale } from '#app/i18n/locales'
 import { flashMiddleware, takeToast } from '#app/modules/flash/flash.server'
 import { localeCookieMiddleware, viewerMiddleware } from '#app/root.middleware.server'
 import appStylesHref from '#app/styles/app.css?url'
+import walletStylesHref from '#app/styles/wallet.css?url'
 import { hidesAuthDialogs } from '#app/modules/auth/gate'
 import { accountGate } from '#app/modules/auth/gate.server'
 import { NewBuildOffer } from '#app/modules/builds/new-build-offer'
 import { currentDocumentVersions } from '#app/modules/legal/documents.server'
+import { readOwnBalance } from '#app/modules/wallet/service.server'
 import { queryAsViewer } from '#app/utils/db.server'
 import { sameOriginMiddleware } from '#app/utils/same-origin.server'
 import { useNonce } from '#app/security/nonce'
@@ -46,6 +48,7 @@ export const middleware: Route.MiddlewareFunction[] = [
 export const links: Route.LinksFunction = () => [
 	{ rel: 'stylesheet', href: appStylesHref },
 	{ rel: 'icon', href: '/favicon.ico', sizes: '32x32' },
+	{ rel: 'stylesheet', href: walletStylesHref },
 	{ rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
 	{ rel: 'apple-touch-icon', href: '/apple-touch-icon.png' },
 	{ rel: 'manifest', href: '/manifest.webmanifest' },
@@ -61,7 +64,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	const account = viewer
 		? await queryAsViewer(context, async (tx) => {
 				const { username, gate } = await accountGate(tx, documents.terms_of_service, documents.creator_agreement)
-				return { email: viewer.email, username, gate }
+				return { email: viewer.email, username, gate, balance: await readOwnBalance(tx) }
 			})
 		: null
 	return data(

@@ -17,9 +17,13 @@ export default [
 	route('api/auth/username', 'routes/api/auth-username.ts'),
 	route('api/auth/provider/*', 'routes/api/auth-provider.ts'),
 	route('api/session', 'routes/api/session.ts'),
+	route('api/shop/buy', 'routes/api/shop-buy.ts'),
+	route('api/stripe/webhook', 'routes/api/stripe-webhook.ts'),
 	route(':lang', 'routes/lang.tsx', [
 		index('routes/home.tsx'),
 		route('shop', 'routes/shop.tsx'),
+		route('shop/success', 'routes/shop-result.tsx', { id: 'shop-success' }),
+		route('shop/cancel', 'routes/shop-result.tsx', { id: 'shop-cancel' }),
 		route('terms', 'routes/terms.tsx'),
 		route('privacy', 'routes/privacy.tsx'),
 		route('imprint', 'routes/imprint.tsx'),

@@ -4,8 +4,9 @@ import { LOCALES, switchLocalePath, type Locale } from '#app/i18n/locales'
 import { useAuthDialog } from './auth-dialog'
 import { LanguageSwitcher } from './language-switcher'
 import { LogoMark } from './logo'
+import { WalletBalance } from './wallet-balance'
 
-export type HeaderAccount = { email: string | null; username: string | null }
+export type HeaderAccount = { email: string | null; username: string | null; balance?: number | null }
 
 /**
  * The site header. Wide screens show everything in one row; a phone shows
@@ -29,6 +30,7 @@ export function SiteHeader({ locale, account }: { locale: Locale; account: Heade
 				<LanguageSwitcher locale={locale} />
 				{account ? (
 					<>
+						{account.balance != null ? <WalletBalance locale={locale} balance={account.balance} /> : null}
 						<Link to={`/${locale}/settings`} className="account-name" title={accountLabel ?? undefined}>
 							{accountLabel}
 						</Link>

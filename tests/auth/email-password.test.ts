@@ -5,6 +5,7 @@ import type { Database } from '#app/db/database.server'
 import { publishDocumentVersions } from '#app/db/published-documents.server'
 import { describeEachDatabase } from '#tests/support/databases'
 import { startMailCatcher, type MailCatcher } from '#tests/support/mail-catcher.js'
+import { fundWallet, spendAll } from '#tests/support/wallet'
 import {
 	appPathOf,
 	createHarness,
@@ -91,9 +92,9 @@ describeEachDatabase('e-mail and password accounts', (getDb) => {
 		expect(again?.claims.session_id).not.toBe(viewer.claims.session_id)
 
 		// The database sees the user as Supabase's would: their wallet, nobody else's.
-		await db.query(`update public.wallets set balance = 70 where id = $1`, [viewer.userId])
+		await fundWallet(db, viewer.userId, 70)
 		const other = await signUpAndConfirm(h, mail, h.browser())
-		await db.query(`update public.wallets set balance = 30 where id = $1`, [other.userId])
+		await fundWallet(db, other.userId, 30)
 		const wallets = await asUser(db, viewer.claims, (tx) => tx.query('select id, balance from public.wallets'))
 		expect(wallets.rows).toEqual([{ id: viewer.userId, balance: 70 }])
 	})
@@ -443,12 +444,12 @@ describeEachDatabase('e-mail and password accounts', (getDb) => {
 
 		// Coins would be destroyed with the wallet; until the forfeit ledger
 		// exists such an account is not deleted.
-		await db.query('update public.wallets set balance = 40 where id = $1', [userId])
+		await fundWallet(db, userId, 40)
 		const refused = expectError(await h.accounts.deleteAccount(browser.request('/tr/settings')), 'error-unknown', 409)
 		expect(refused.reasons).toEqual(['wallet-not-empty'])
 		expect((await userRows(db, email)).authUsers).toEqual([userId])
 
-		await db.query('update public.wallets set balance = 0 where id = $1', [userId])
+		await spendAll(db, userId)
 		const cookie = browser.cookieHeader()
 		const deleted = browser.take(await h.accounts.deleteAccount(browser.request('/tr/settings')))
 		expectOk(deleted)

@@ -139,7 +139,11 @@ describeEachDatabase('seedDemoData', (getDb) => {
 	test('running it again changes nothing, not even spent balances', async () => {
 		const db = getDb()
 		await seedDemoData(db)
-		await db.query('update public.wallets set balance = 100 where id = $1', [DEMO_USERS.jonas.id])
+		// Spend some of jonas's coins (into a pot), as a boost would.
+		await db.query(
+			`select * from ledger.transfer(ledger.wallet_account($1), ledger.pot_account(gen_random_uuid()), 2400, 'boost', null, 'test-spend-jonas')`,
+			[DEMO_USERS.jonas.id],
+		)
 		const before = await snapshot()
 		await seedDemoData(db)
 		expect(await snapshot()).toEqual(before)

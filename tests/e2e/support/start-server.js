@@ -29,6 +29,8 @@ const env = {
 	OPERATOR_NAME: 'Dareboost Test Operator GmbH',
 	OPERATOR_ADDRESS: 'Teststraße 1\\n10115 Berlin',
 	OPERATOR_EMAIL: 'legal@dareboost.test',
+	// The shop sells through the test checkout on both databases (no Stripe here).
+	TEST_CHECKOUT: 'true',
 }
 delete env.DATABASE_URL
 let cleanup = async () => {}
