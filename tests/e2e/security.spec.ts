@@ -79,6 +79,8 @@ test('script injection: an inline script without the nonce does not run, the app
 })
 
 test('no page reports a Content-Security-Policy violation, including navigation, forms and toasts', async ({ page }) => {
+	// Eight pages, a sign-up and the settings: longer than one journey.
+	test.setTimeout(180_000)
 	const violations = await watchViolations(page)
 	for (const path of PAGES) {
 		await page.goto(path)
@@ -120,6 +122,8 @@ const HOSTILE_RETURNS = [
 ]
 
 test('open redirect: hostile return paths never leave the site after signing in or confirming', async ({ page, baseURL }) => {
+	// A sign-up, then thirty requests and pages.
+	test.setTimeout(180_000)
 	await signUpAndConfirm(page, 'en', uniqueEmail('redirect'), 'pw-redirect-check-123')
 	const origin = new URL(baseURL!).origin
 	for (const hostile of HOSTILE_RETURNS) {
