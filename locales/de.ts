@@ -377,6 +377,9 @@ const de = {
 		'error-aal2-required': 'Melde dich dafür bitte erneut mit dem Code aus deiner Authenticator-App an.',
 		'error-start-session-failed': 'Die Session konnte nicht gestartet werden. Bitte versuche es noch einmal.',
 		'error-stop-session-failed': 'Die Session konnte nicht beendet werden. Bitte versuche es noch einmal.',
+		'error-invalid-session-query': 'Gib eine Session über ihre ID oder über Plattform und Kanal an.',
+		'error-live-session-not-found': 'Diese Session gibt es nicht.',
+		'error-user-not-found': 'Zu dieser Adresse gibt es kein Konto.',
 	},
 } satisfies Messages
 

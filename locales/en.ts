@@ -379,6 +379,9 @@ const en = {
 		'error-aal2-required': 'Please sign in again with your authenticator code to do this.',
 		'error-start-session-failed': 'The session could not be started. Please try again.',
 		'error-stop-session-failed': 'The session could not be stopped. Please try again.',
+		'error-invalid-session-query': 'Name a session by its id, or by platform and channel.',
+		'error-live-session-not-found': 'There is no such session.',
+		'error-user-not-found': 'There is no account with this address.',
 	},
 }
 

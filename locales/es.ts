@@ -377,6 +377,9 @@ const es = {
 		'error-aal2-required': 'Para hacer esto, vuelve a iniciar sesión con el código de tu app de autenticación.',
 		'error-start-session-failed': 'No se pudo iniciar la sesión. Inténtalo de nuevo.',
 		'error-stop-session-failed': 'No se pudo terminar la sesión. Inténtalo de nuevo.',
+		'error-invalid-session-query': 'Indica una sesión por su ID, o por plataforma y canal.',
+		'error-live-session-not-found': 'Esa sesión no existe.',
+		'error-user-not-found': 'No hay ninguna cuenta con esta dirección.',
 	},
 } satisfies Messages
 

@@ -377,6 +377,9 @@ const tr = {
 		'error-aal2-required': 'Bunu yapmak için doğrulama uygulamandaki kodla yeniden giriş yap.',
 		'error-start-session-failed': 'Oturum başlatılamadı. Lütfen tekrar dene.',
 		'error-stop-session-failed': 'Oturum bitirilemedi. Lütfen tekrar dene.',
+		'error-invalid-session-query': 'Bir oturumu kimliğiyle ya da platform ve kanalla belirt.',
+		'error-live-session-not-found': 'Böyle bir oturum yok.',
+		'error-user-not-found': 'Bu adrese ait bir hesap yok.',
 	},
 } satisfies Messages
 
