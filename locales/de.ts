@@ -428,6 +428,9 @@ const de = {
 		'error-ledger-append-only': 'Gebuchte Überweisungen können nicht geändert werden.',
 		'error-ledger-balance-is-derived': 'Guthaben ändern sich nur durch Überweisungen.',
 		'error-ledger-account-immutable': 'Wallet-Konten können nicht geändert werden.',
+		'error-invalid-session-query': 'Gib eine Session über ihre ID oder über Plattform und Kanal an.',
+		'error-live-session-not-found': 'Diese Session gibt es nicht.',
+		'error-user-not-found': 'Zu dieser Adresse gibt es kein Konto.',
 	},
 } satisfies Messages
 

@@ -430,6 +430,9 @@ const en = {
 		'error-ledger-append-only': 'Recorded transfers cannot be changed.',
 		'error-ledger-balance-is-derived': 'Balances change only through transfers.',
 		'error-ledger-account-immutable': 'Wallet accounts cannot be changed.',
+		'error-invalid-session-query': 'Name a session by its id, or by platform and channel.',
+		'error-live-session-not-found': 'There is no such session.',
+		'error-user-not-found': 'There is no account with this address.',
 	},
 }
 

@@ -428,6 +428,9 @@ const es = {
 		'error-ledger-append-only': 'Las transferencias registradas no se pueden modificar.',
 		'error-ledger-balance-is-derived': 'Los saldos solo cambian mediante transferencias.',
 		'error-ledger-account-immutable': 'Las cuentas de monedero no se pueden modificar.',
+		'error-invalid-session-query': 'Indica una sesión por su ID, o por plataforma y canal.',
+		'error-live-session-not-found': 'Esa sesión no existe.',
+		'error-user-not-found': 'No hay ninguna cuenta con esta dirección.',
 	},
 } satisfies Messages
 

@@ -428,6 +428,9 @@ const tr = {
 		'error-ledger-append-only': 'Kaydedilmiş transferler değiştirilemez.',
 		'error-ledger-balance-is-derived': 'Bakiyeler yalnızca transferlerle değişir.',
 		'error-ledger-account-immutable': 'Cüzdan hesapları değiştirilemez.',
+		'error-invalid-session-query': 'Bir oturumu kimliğiyle ya da platform ve kanalla belirt.',
+		'error-live-session-not-found': 'Böyle bir oturum yok.',
+		'error-user-not-found': 'Bu adrese ait bir hesap yok.',
 	},
 } satisfies Messages
 

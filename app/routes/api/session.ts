@@ -19,7 +19,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	else if (isPlatform(platform) && channel) lookup = { platform, channel }
 	else return data({ error: 'error-invalid-session-query' }, { status: 400, headers: { 'Cache-Control': 'no-store' } })
 	const page = await loadSessionPage(request, context, lookup)
-	if (!page) return data({ error: 'error-session-not-found' }, { status: 404, headers: { 'Cache-Control': 'no-store' } })
+	if (!page) return data({ error: 'error-live-session-not-found' }, { status: 404, headers: { 'Cache-Control': 'no-store' } })
 	const { session, otherSessions, isCreator, viewerHasLiveSession, shareUrl } = page
 	return data({ session, otherSessions, isCreator, viewerHasLiveSession, shareUrl }, { headers: { 'Cache-Control': 'no-store' } })
 }
