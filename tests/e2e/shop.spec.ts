@@ -16,9 +16,9 @@ test('buying a pack through the test checkout credits the wallet once and return
 	await page.goto('/en/shop?returnPath=%2Fen%2Ftwitch%2Fmia_plays')
 	await expect(page.getByRole('note')).toContainText(tr('en', 'shop.test-body'))
 	await buyButton(page, 'en', '€4.99').click()
+	await expect(page.getByText(tr('en', 'shop.credited', { coins: '500' }))).toBeVisible()
 	await expect(page).toHaveURL(/\/en\/twitch\/mia_plays$/)
 	await expect(balance(page)).toHaveText(/^◎\s*500$/)
-	await expect(page.getByText(tr('en', 'shop.credited', { coins: '500' }))).toBeVisible()
 
 	await balance(page).click()
 	await expect(page).toHaveURL(/\/en\/shop$/)
@@ -35,8 +35,8 @@ test('an outside returnPath is ignored: the purchase stays in the shop', async (
 	}
 	await buyButton(page, 'en', '€4.99').click()
 	await expect(balance(page)).toHaveText(/^◎\s*500$/)
-	expect(new URL(page.url()).host).toBe(new URL(page.context().pages()[0]!.url()).host)
-	await expect(page).toHaveURL(/\/en\/shop$/)
+	// Still on this site's shop (with JavaScript the page stays as it was).
+	await expect(page).toHaveURL(/^http:\/\/127\.0\.0\.1:\d+\/en\/shop(\?|$)/)
 })
 
 test('prices and balances follow the page language', async ({ page }) => {
@@ -45,7 +45,7 @@ test('prices and balances follow the page language', async ({ page }) => {
 	await expect(page.getByRole('heading', { level: 1, name: tr('de', 'shop.title') })).toBeVisible()
 	await buyButton(page, 'de', '9,99 €').click()
 	await expect(balance(page)).toHaveText(/^◎\s*1\.100$/)
-	await expect(page.getByText('49,99 €')).toBeVisible()
+	await expect(page.getByText('49,99 €', { exact: true })).toBeVisible()
 })
 
 test('a purchase whose answer is lost after the commit is retried and credits once', async ({ page }, testInfo) => {
