@@ -2,6 +2,7 @@ import { expect, test } from 'vitest'
 import { asUser } from '#app/db/as-user.server'
 import type { Queryable } from '#app/db/database.server'
 import { applyMigration, claimsFor, createAuthUser, describeEachDatabase, rejectionOf } from '#tests/support/databases'
+import { fundWallet } from '#tests/support/wallet'
 
 const PERMISSION_DENIED = '42501'
 const API_ROLES = ['anon', 'authenticated'] as const
@@ -108,9 +109,15 @@ const EXPOSED_ACL: Record<(typeof API_ROLES)[number], string[]> = {
 		'view public.public_profiles: SELECT',
 	],
 	authenticated: [
+		'function public.create_session(p_title text, p_min_boost integer, p_max_dares_per_user integer, p_max_free_dares_per_user integer, p_platform text, p_channel text, p_seconds_to_vote integer): EXECUTE (security definer)',
 		'function public.give_consent(p_kind text, p_version text): EXECUTE (security definer)',
 		'function public.has_consented(p_tos_version text, p_ca_version text): EXECUTE (security definer)',
 		'function public.is_username_available(check_username text): EXECUTE (security definer)',
+		'function public.link_twitch_channel(): EXECUTE (security definer)',
+		'function public.purchase_history(p_limit integer): EXECUTE (security definer)',
+		'function public.stop_active_session(): EXECUTE (security definer)',
+		'function public.unlink_channel(p_platform text): EXECUTE (security definer)',
+		'function public.wallet_transfers(p_limit integer): EXECUTE (security definer)',
 		'schema public: USAGE',
 		'table public.consents: SELECT',
 		'table public.creator_profiles: SELECT',
@@ -213,7 +220,7 @@ describeEachDatabase('deny by default', (getDb) => {
 
 		const user = await createAuthUser(db)
 		const other = await createAuthUser(db)
-		await db.query('update public.wallets set balance = 10 where id = $1', [other])
+		await fundWallet(db, other, 10)
 		const attempts = [
 			'select * from public.wallet_overview',
 			'update public.wallet_overview set balance = 1000000',
@@ -272,6 +279,10 @@ describeEachDatabase('attacks as anon and authenticated, straight against the da
 		['create a table in realtime', 'create table realtime.mine (id int)'],
 		['call the deletion guard', 'select app_private.before_user_delete()'],
 		['call the mirror trigger', 'select better_auth.sync_auth_user()'],
+		['read the ledger', 'select * from ledger.transfers'],
+		['write the ledger', `insert into ledger.transfers (from_account, to_account, amount, kind, idempotency_key) values (1, 2, 1000, 'purchase', 'forged-key-0001')`],
+		['move money directly', `select ledger.transfer(ledger.system_account('world'), ledger.wallet_account($1), 1000, 'purchase', 'x', 'forged-key-0002')`],
+		['link a channel to someone else', `select app_private.set_channel($2, 'twitch', 'stolen')`],
 	]
 
 	for (const [label, sql] of DENIED) {
@@ -280,7 +291,7 @@ describeEachDatabase('attacks as anon and authenticated, straight against the da
 			const attacker = await createAuthUser(db)
 			const victim = await createAuthUser(db)
 			await db.query(`insert into public.profiles (id, username) values ($1, 'attacker'), ($2, 'victim')`, [attacker, victim])
-			await db.query('update public.wallets set balance = 10 where id = $1', [victim])
+			await fundWallet(db, victim, 10)
 			const before = await db.query('select (select json_agg(w order by id) from public.wallets w) as w, (select json_agg(p order by id) from public.profiles p) as p')
 			for (const claims of [null, claimsFor(attacker, { aal: 'aal2' })]) {
 				const error = await rejectionOf(
