@@ -50,13 +50,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	const account = viewer
 		? await queryAsViewer(context, async (tx) => {
 				const { username, gate } = await accountGate(tx, env.TERMS_VERSION, env.CREATOR_AGREEMENT_VERSION)
-				return { email: viewer.email, username, gate }
+				// `totp`: the delete-account confirmation asks for a code instead of the password.
+				return { email: viewer.email, username, gate, totp: viewer.totpEnabled === true }
 			})
 		: null
 	return data(
 		{
 			locale,
 			account,
+			oauthProviders: context.get(servicesContext).platform.accounts.oauthProviders,
 			messagesVersion: messagesVersion[locale],
 			toast: toast
 				? {

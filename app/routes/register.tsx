@@ -2,6 +2,7 @@ import { parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from 'react-i18next'
 import { data, redirect, useSearchParams } from 'react-router'
 import { dataWithSuccess } from 'remix-toast'
+import { failureMessage } from '#app/modules/account/messages'
 import type { Route } from './+types/register'
 import { SignUpForm } from '#app/components/auth-forms'
 import { RESEND_COOLDOWN_SECONDS } from '#app/components/confirmation-panel'
@@ -50,7 +51,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 	const result = await accounts.signUp(request, { ...submission.value, locale, redirectTo })
 	if (!result.ok) {
 		return data(
-			{ result: submission.reply({ formErrors: [result.error.code], hideFields: ['password'] }), sent: null, error: null },
+			{ result: submission.reply({ formErrors: [failureMessage(result.error)], hideFields: ['password'] }), sent: null, error: null },
 			{ status: result.error.status, headers: result.headers },
 		)
 	}

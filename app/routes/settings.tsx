@@ -13,7 +13,7 @@ import { getInstance } from '#app/i18n/i18next.server'
 import { LOCALES, switchLocalePath, type Locale } from '#app/i18n/locales'
 import { requireViewer } from '#app/modules/auth/require-viewer.server'
 import { PasswordSchema, TotpCodeSchema } from '#app/modules/auth/schemas'
-import { isOAuthProvider } from '#app/platform/account-rules.server'
+import { isOAuthProvider } from '#app/modules/account/rules.server'
 import type { OAuthProvider, SignInMethod } from '#app/platform/types'
 import { queryAsViewer } from '#app/utils/db.server'
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { DEFAULT_RATE_LIMITS } from '#app/auth/local/options.server'
+import { DEFAULT_RATE_LIMITS } from '#app/modules/account/limits.server'
 import { asUser } from '#app/db/as-user.server'
 import type { Database } from '#app/db/database.server'
 import { describeEachDatabase } from '#tests/support/databases'

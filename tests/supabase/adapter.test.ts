@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
-import { createSupabaseAuth, type SupabaseAuthOptions } from '#app/platform/supabase/account-service.server'
+import { createSupabaseAuth, type SupabaseAuthOptions } from '#app/platform/supabase/backend.server'
 import { SUPABASE_COOKIE_CHUNK_SIZE } from '#app/platform/supabase/client.server'
 import { APP_URL, Browser, expectError, expectOk, parseSetCookie } from './browser'
 import { FakeGoTrue } from './fake-gotrue'

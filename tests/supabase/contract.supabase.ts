@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { SupabaseClient } from '@supabase/supabase-js'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { createSupabaseAuth } from '#app/platform/supabase/account-service.server'
+import { createSupabaseAuth } from '#app/platform/supabase/backend.server'
 import { authStorageKey, createDetachedClient } from '#app/platform/supabase/client.server'
 import { Browser, expectError, expectOk, parseSetCookie } from './browser'
 
