@@ -237,7 +237,7 @@ const de = {
 	errors: {
 		'error-account-incomplete': 'Wähle zuerst einen Benutzernamen und akzeptiere die Nutzungsbedingungen.',
 		'unknown-error': 'Etwas ist schiefgelaufen. Bitte versuch es noch einmal.',
-		'error-invalid-credentials': 'E-Mail-Adresse oder Passwort ist falsch.',
+		'error-invalid-credentials': 'E-Mail-Adresse oder Passwort ist falsch, oder die Adresse ist noch nicht bestätigt: Folge dann dem Link in unserer E-Mail.',
 		'error-email-not-confirmed': 'Bitte bestätige zuerst deine E-Mail-Adresse: Folge dem Link in der Mail, die wir dir geschickt haben.',
 		'error-weak-password': 'Dieses Passwort ist zu schwach. Wähle ein längeres, schwerer zu erratendes.',
 		'error-invalid-email': 'Diese E-Mail-Adresse ist ungültig.',

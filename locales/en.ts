@@ -239,7 +239,7 @@ const en = {
 	errors: {
 		'error-account-incomplete': 'Choose a username and accept the terms first.',
 		'unknown-error': 'Something went wrong. Please try again.',
-		'error-invalid-credentials': 'The e-mail address or the password is wrong.',
+		'error-invalid-credentials': 'The e-mail address or the password is wrong, or the address is not confirmed yet: then follow the link in the mail we sent you.',
 		'error-email-not-confirmed': 'Please confirm your e-mail address first: follow the link in the mail we sent you.',
 		'error-weak-password': 'This password is too weak. Choose a longer one that is harder to guess.',
 		'error-invalid-email': 'This e-mail address is not valid.',

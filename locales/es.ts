@@ -237,7 +237,7 @@ const es = {
 	errors: {
 		'error-account-incomplete': 'Primero elige un nombre de usuario y acepta las condiciones de uso.',
 		'unknown-error': 'Algo ha salido mal. Inténtalo de nuevo.',
-		'error-invalid-credentials': 'El correo electrónico o la contraseña no son correctos.',
+		'error-invalid-credentials': 'El correo electrónico o la contraseña no son correctos, o la dirección aún no está confirmada: en ese caso, abre el enlace del correo que te enviamos.',
 		'error-email-not-confirmed': 'Primero confirma tu correo electrónico: sigue el enlace del correo que te hemos enviado.',
 		'error-weak-password': 'Esta contraseña es demasiado débil. Elige una más larga y difícil de adivinar.',
 		'error-invalid-email': 'Este correo electrónico no es válido.',

@@ -237,7 +237,7 @@ const tr = {
 	errors: {
 		'error-account-incomplete': 'Önce bir kullanıcı adı seç ve kullanım koşullarını kabul et.',
 		'unknown-error': 'Bir şeyler ters gitti. Lütfen tekrar dene.',
-		'error-invalid-credentials': 'E-posta adresi ya da şifre yanlış.',
+		'error-invalid-credentials': 'E-posta adresi ya da şifre yanlış veya adres henüz onaylanmadı: Bu durumda sana gönderdiğimiz e-postadaki bağlantıyı aç.',
 		'error-email-not-confirmed': 'Önce e-posta adresini onayla: sana gönderdiğimiz e-postadaki bağlantıya tıkla.',
 		'error-weak-password': 'Bu şifre çok zayıf. Daha uzun ve tahmin edilmesi zor bir şifre seç.',
 		'error-invalid-email': 'Bu e-posta adresi geçerli değil.',

@@ -128,7 +128,7 @@ describeEachDatabase('two-factor authentication (TOTP)', (getDb) => {
 		expect(await aal(h, tablet)).toBe('aal1')
 		const refused = expectError(await h.accounts.disableTotp(tablet.request('/en/settings'), { password }), 'error-not-authenticated', 403)
 		expect(refused.reasons).toEqual(['aal2-required'])
-		expectError(await h.accounts.deleteAccount(tablet.request('/en/settings')), 'error-not-authenticated', 403)
+		expectError(await h.accounts.deleteAccount(tablet.request('/en/settings'), { code: '000000' }), 'error-not-authenticated', 403)
 
 		// Step-up: the same session proves the factor.
 		expectOk(await h.accounts.verifySignInTotp(tablet.request('/en/settings'), { code: nextCode(secret) }))

@@ -406,7 +406,7 @@ describe('sign-in, sessions and sign-out', () => {
 	})
 
 	test('per-address sign-in limit: 429 with the seconds to wait, and Supabase is not asked', async () => {
-		const s = setup({ rateLimits: { signInPerAddress: { max: 2, windowSeconds: 60 } } })
+		const s = setup({ rateLimits: { signInPerAddressAndClient: { max: 2, windowSeconds: 60 } } })
 		fake.addUser('ada@example.com', 'correct horse')
 		for (let i = 0; i < 2; i++) await s.accounts.signIn(new Browser().request('/en/login'), { email: 'ada@example.com', password: 'nope' })
 		const calls = fake.requestsTo('POST', '/token').length
@@ -585,9 +585,9 @@ describe('two-factor sign-in', () => {
 			status: 403,
 			reasons: ['aal2-required'],
 		})
-		expect(expectError(await s.accounts.deleteAccount(pending.request('/api/auth/delete')))).toMatchObject({ reasons: ['aal2-required'] })
+		expect(expectError(await s.accounts.deleteAccount(pending.request('/api/auth/delete'), { code: '123456' }))).toMatchObject({ reasons: ['aal2-required'] })
 
-		expect(expectError(await s.accounts.disableTotp(browser.request('/en/settings'), { password: 'wrong' })).code).toBe('error-invalid-credentials')
+		expect(expectError(await s.accounts.disableTotp(browser.request('/en/settings'), { password: 'wrong' })).code).toBe('error-wrong-password')
 		expect(expectOk(browser.take(await s.accounts.disableTotp(browser.request('/en/settings'), { password: 'correct horse' })))).toBeNull()
 		expect(fake.userByEmail('ada@example.com')?.factors).toEqual([])
 		expect(await s.viewerOf(browser)).toMatchObject({ totpEnabled: false, claims: { aal: 'aal1' } })
@@ -616,20 +616,20 @@ describe('account deletion', () => {
 		const s = setup()
 		const browser = new Browser()
 		await signedIn(s, browser)
-		expect(expectError(await s.accounts.deleteAccount(browser.request('/api/auth/delete')))).toEqual({
+		expect(expectError(await s.accounts.deleteAccount(browser.request('/api/auth/delete'), { password: 'correct horse' }))).toEqual({
 			code: 'error-unknown',
 			status: 501,
 			reasons: ['service-role-key-missing'],
 		})
-		expect(s.logs).toContainEqual({ level: 'error', message: 'account deletion needs SUPABASE_SERVICE_ROLE_KEY' })
+		expect(s.logs).toContainEqual({ level: 'error', message: 'this account operation needs SUPABASE_SERVICE_ROLE_KEY' })
 	})
 
 	test('deletes the user through the admin API with the service role key and expires the cookies', async () => {
 		const s = setup({ serviceRoleKey: fake.serviceRoleKey })
 		const browser = new Browser()
 		const user = await signedIn(s, browser)
-		expect(expectError(await s.accounts.deleteAccount(new Browser().request('/api/auth/delete'))).code).toBe('error-not-authenticated')
-		const deleted = browser.take(await s.accounts.deleteAccount(browser.request('/api/auth/delete')))
+		expect(expectError(await s.accounts.deleteAccount(new Browser().request('/api/auth/delete'), {})).code).toBe('error-not-authenticated')
+		const deleted = browser.take(await s.accounts.deleteAccount(browser.request('/api/auth/delete'), { password: 'correct horse' }))
 		expect(expectOk(deleted)).toBeNull()
 		const [call] = fake.requestsTo('DELETE', `/admin/users/${user.id}`)
 		expect(call?.headers.authorization).toBe(`Bearer ${fake.serviceRoleKey}`)

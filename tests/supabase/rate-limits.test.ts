@@ -27,7 +27,7 @@ function instance(db: Database, secret = 'shared secret') {
 		appUrl: APP_URL,
 		db,
 		rateLimitSecret: secret,
-		rateLimits: { signInPerAddress: { max: 2, windowSeconds: 60 } },
+		rateLimits: { signInPerAddressAndClient: { max: 2, windowSeconds: 60 } },
 		retry: { baseDelayMs: 1 },
 	}).accounts
 }

@@ -223,3 +223,26 @@ export async function rejectionOf(promise: Promise<unknown>): Promise<Error & { 
 	}
 	throw new Error('expected a rejection, but it resolved')
 }
+
+/**
+ * The `before delete` trigger on auth.users that refuses while the wallet
+ * holds coins (error-wallet-not-empty). Its migration is engineer C's
+ * (20261124000100_account.sql, HELPERS.md's contract); until that lands on
+ * this branch, account tests install the same contract here so that they
+ * test the account service against it. Does nothing once the migration
+ * provides the function.
+ */
+export async function ensureWalletDeleteGuard(db: Queryable): Promise<void> {
+	const { rows } = await db.query<{ found: boolean }>(`select to_regprocedure('app_private.before_user_delete()') is not null as found`)
+	if (rows[0]?.found) return
+	await db.query(`
+		create or replace function app_private.before_user_delete() returns trigger
+		language plpgsql security definer set search_path = '' as $$
+		begin
+			if exists (select 1 from public.wallets where id = old.id and balance > 0) then
+				raise exception 'error-wallet-not-empty' using errcode = 'P0001';
+			end if;
+			return old;
+		end $$`)
+	await db.query('create trigger before_user_delete before delete on auth.users for each row execute function app_private.before_user_delete()')
+}

@@ -205,7 +205,14 @@ export function createAccountService<Native>(backend: AccountBackend<Native>, op
 					['sign-in:address+client', `${address}\0${client}`, limits.signInPerAddressAndClient],
 				])
 				if (!isPlausiblePassword(input.password)) fail('error-invalid-credentials', 400)
-				const result = await backend.signIn(c, { email: address, password: input.password })
+				// "Not confirmed yet" would tell, right after a sign-up with that
+				// address, whether it already had a confirmed account (whose password
+				// is another): both get the one answer, whose text mentions both.
+				const result = await backend.signIn(c, { email: address, password: input.password }).catch((error: unknown) => {
+					const failure = error instanceof AccountRefusal ? error.failure : backend.toFailure(error)
+					if (failure?.code === 'error-email-not-confirmed') fail('error-invalid-credentials', 400)
+					throw error
+				})
 				rememberDevice(c.headers, request, address)
 				return result
 			}),
