@@ -44,11 +44,17 @@ for (const lang of ['en', 'tr'] as const) {
 	})
 }
 
-test('deleting the account signs out and removes the sign-in', async ({ page }) => {
+test('deleting the account asks for the password, then signs out and removes the sign-in', async ({ page }) => {
 	const { email, password } = await readyAccount(page, 'de', 'delete')
 	await page.goto('/de/settings')
 	const section = page.getByRole('region', { name: tr('de', 'account.delete-account') })
 	await section.locator('summary').click()
+	// A session left open is not enough: the wrong password keeps the account.
+	await section.getByLabel(tr('de', 'account.delete-password')).fill('nicht mein passwort')
+	await section.getByRole('button', { name: tr('de', 'account.delete-confirm') }).click()
+	await expect(page.getByText(tr('de', 'errors.error-wrong-password'))).toBeVisible()
+	await section.locator('summary').click()
+	await section.getByLabel(tr('de', 'account.delete-password')).fill(password)
 	await section.getByRole('button', { name: tr('de', 'account.delete-confirm') }).click()
 	await expect(page.getByText(tr('de', 'account.deleted'))).toBeVisible()
 	await expect(page.getByRole('link', { name: tr('de', 'nav.sign-in') })).toBeVisible()
