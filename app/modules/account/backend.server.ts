@@ -36,6 +36,8 @@ export interface AccountUser<Native = unknown> {
 export interface AccountBackend<Native = unknown> {
 	/** Providers configured for this deployment. */
 	readonly oauthProviders: readonly OAuthProvider[]
+	/** Reads the provider settings again where they live outside the app (Supabase's project settings). */
+	refreshProviders?(): Promise<void>
 	getViewer(request: Request): Promise<{ viewer: Viewer | null; headers: Headers }>
 	/** The request's signed-in user (also a session that still owes its second factor); null without one. */
 	currentUser(call: BackendCall): Promise<AccountUser<Native> | null>

@@ -107,6 +107,13 @@ export function createAccountService<Native>(backend: AccountBackend<Native>, op
 		return user
 	}
 
+	/** Refuses a provider this deployment has not configured (after one fresh look where the settings live elsewhere). */
+	async function configured(provider: OAuthProvider): Promise<void> {
+		if (backend.oauthProviders.includes(provider)) return
+		await backend.refreshProviders?.()
+		if (!backend.oauthProviders.includes(provider)) fail('error-provider-not-configured', 404)
+	}
+
 	const perUser = (user: AccountUser<Native>) => limit([['sensitive:user', user.id, limits.sensitivePerUser]])
 
 	function email(raw: string): string {
@@ -256,7 +263,7 @@ export function createAccountService<Native>(backend: AccountBackend<Native>, op
 
 		startOAuth: (request, input) =>
 			guard(request, async (c) => {
-				if (!backend.oauthProviders.includes(input.provider)) fail('error-provider-not-configured', 404)
+				await configured(input.provider)
 				await limit([['oauth:ip', c.ip, limits.otherPerIp]])
 				const locale = localeFromPath(input.redirectTo) ?? cookieLocale(request) ?? DEFAULT_LOCALE
 				const redirectTo = safeRedirectPath(input.redirectTo, `/${locale}`)
@@ -330,6 +337,7 @@ export function createAccountService<Native>(backend: AccountBackend<Native>, op
 				const user = await signedIn(c, { aal2: false })
 				const methods: SignInMethod[] = inSignInOrder(await backend.signInMethods(c, user))
 				const linked = new Set(methods.map((m) => m.provider))
+				if (backend.oauthProviders.length === 0) await backend.refreshProviders?.()
 				const connectable: OAuthProvider[] = backend.oauthProviders.filter((p) => !linked.has(p))
 				return { methods, connectable }
 			}),
@@ -337,7 +345,7 @@ export function createAccountService<Native>(backend: AccountBackend<Native>, op
 		linkProvider: (request, input) =>
 			guard(request, async (c) => {
 				const user = await signedIn(c)
-				if (!backend.oauthProviders.includes(input.provider)) fail('error-provider-not-configured', 404)
+				await configured(input.provider)
 				await perUser(user)
 				return backend.linkProvider(c, user, input)
 			}),

@@ -27,6 +27,9 @@ export async function seedDemoSignIns(db: Database): Promise<void> {
 				 values ($1, '', $2, true, 'en', now(), now())`,
 				[user.id, user.email],
 			)
+			// The deferred foreign key's check is pending: run it now, so that the
+			// table is no longer in use by this transaction and can be altered back.
+			await tx.query('set constraints all immediate')
 			await tx.query('alter table better_auth."user" enable trigger sync_auth_user_insert')
 			await tx.query(
 				`insert into better_auth.account (id, "accountId", "providerId", "userId", password, "createdAt", "updatedAt")
