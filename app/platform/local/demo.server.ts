@@ -33,7 +33,7 @@ export async function seedDemoSignIns(db: Database): Promise<void> {
 			await tx.query('alter table better_auth."user" enable trigger sync_auth_user_insert')
 			await tx.query(
 				`insert into better_auth.account (id, "accountId", "providerId", "userId", password, "createdAt", "updatedAt")
-				 values (gen_random_uuid(), $1, 'credential', $1, $2, now(), now())`,
+				 values (gen_random_uuid(), $1::text, 'credential', $1::uuid, $2, now(), now())`,
 				[user.id, hash],
 			)
 		}
