@@ -1,5 +1,6 @@
 import { expect, test } from 'vitest'
 import { EnvError, parseEnv, publicEnv } from './env.server'
+import { OPERATOR } from '#tests/support/env'
 
 test('the embedded default needs no configuration', () => {
 	const env = parseEnv({})
@@ -54,9 +55,6 @@ test('only the allow-list reaches the browser', () => {
 		['APP_URL', 'BUILD_CHECK_INTERVAL', 'PLATFORM', 'SUPABASE_ANON_KEY', 'SUPABASE_URL'].sort(),
 	)
 })
-
-/** What a public production site must configure anyway (the imprint's operator). */
-const OPERATOR = { OPERATOR_NAME: 'Dares Ltd', OPERATOR_ADDRESS: '1 Main St\\nSpringfield', OPERATOR_EMAIL: 'legal@dares.example' }
 
 test('the development mailbox is on by default only on a loopback origin served on loopback, without SMTP', () => {
 	expect(parseEnv({}).DEV_MAILBOX).toBe(true)

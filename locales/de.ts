@@ -413,6 +413,7 @@ const de = {
 		'error-channel-in-use': 'Dieser Kanal ist live. Beende zuerst seine Session.',
 		'error-no-twitch-identity': 'Verbinde zuerst dein Twitch-Konto als Anmeldemethode.',
 		'error-aal2-required': 'Melde dich dafür bitte erneut mit dem Code aus deiner Authenticator-App an.',
+		'error-wallet-not-empty': 'Dieses Konto hat noch Coins und kann deshalb noch nicht gelöscht werden.',
 		'error-start-session-failed': 'Die Session konnte nicht gestartet werden. Bitte versuche es noch einmal.',
 		'error-stop-session-failed': 'Die Session konnte nicht beendet werden. Bitte versuche es noch einmal.',
 		'error-invalid-amount': 'Dieser Betrag ist ungültig.',

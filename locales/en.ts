@@ -415,6 +415,7 @@ const en = {
 		'error-channel-in-use': 'This channel is live. Stop its session first.',
 		'error-no-twitch-identity': 'Connect your Twitch account as a sign-in method first.',
 		'error-aal2-required': 'Please sign in again with your authenticator code to do this.',
+		'error-wallet-not-empty': 'This account still holds coins, so it cannot be deleted yet.',
 		'error-start-session-failed': 'The session could not be started. Please try again.',
 		'error-stop-session-failed': 'The session could not be stopped. Please try again.',
 		'error-invalid-amount': 'This amount is not valid.',

@@ -413,6 +413,7 @@ const es = {
 		'error-channel-in-use': 'Este canal está en directo. Termina antes su sesión.',
 		'error-no-twitch-identity': 'Conecta primero tu cuenta de Twitch como método de inicio de sesión.',
 		'error-aal2-required': 'Para hacer esto, vuelve a iniciar sesión con el código de tu app de autenticación.',
+		'error-wallet-not-empty': 'Esta cuenta todavía tiene monedas, así que aún no se puede eliminar.',
 		'error-start-session-failed': 'No se pudo iniciar la sesión. Inténtalo de nuevo.',
 		'error-stop-session-failed': 'No se pudo terminar la sesión. Inténtalo de nuevo.',
 		'error-invalid-amount': 'Este importe no es válido.',

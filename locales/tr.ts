@@ -413,6 +413,7 @@ const tr = {
 		'error-channel-in-use': 'Bu kanal canlı yayında. Önce oturumunu bitir.',
 		'error-no-twitch-identity': 'Önce Twitch hesabını giriş yöntemi olarak bağla.',
 		'error-aal2-required': 'Bunu yapmak için doğrulama uygulamandaki kodla yeniden giriş yap.',
+		'error-wallet-not-empty': 'Bu hesapta hâlâ jeton olduğu için henüz silinemez.',
 		'error-start-session-failed': 'Oturum başlatılamadı. Lütfen tekrar dene.',
 		'error-stop-session-failed': 'Oturum bitirilemedi. Lütfen tekrar dene.',
 		'error-invalid-amount': 'Bu tutar geçerli değil.',

@@ -7,6 +7,7 @@ import { parseEnv } from '#app/env.server'
 import { limitedBody, refuseTooLarge } from './body-limit.server'
 import { createGuard } from './guard.server'
 import { allowedHosts, isAllowedHost, isLoopbackAddress } from './hosts.server'
+import { OPERATOR } from '#tests/support/env'
 
 /**
  * The guard in front of a stand-in app (which reads bodies through the same
@@ -14,7 +15,7 @@ import { allowedHosts, isAllowedHost, isLoopbackAddress } from './hosts.server'
  * the stand-in's socket report another peer address, as a client on the
  * network or behind Docker's port mapping would be seen.
  */
-const env = parseEnv({ NODE_ENV: 'production', APP_URL: 'https://dares.example', MAX_BODY_BYTES: '65536', ALLOWED_HOSTS: 'www.dares.example' })
+const env = parseEnv({ ...OPERATOR, NODE_ENV: 'production', APP_URL: 'https://dares.example', MAX_BODY_BYTES: '65536', ALLOWED_HOSTS: 'www.dares.example' })
 let server: Server
 let port = 0
 
@@ -79,7 +80,7 @@ test.each([
 })
 
 test('the allowed hosts are APP_URL, LOCALE_DOMAINS and ALLOWED_HOSTS, plus loopback only in development or on a loopback APP_URL', () => {
-	const hosts = allowedHosts(parseEnv({ APP_URL: 'https://dares.example', LOCALE_DOMAINS: 'wagnisse.de=de', ALLOWED_HOSTS: 'www.dares.example' }))
+	const hosts = allowedHosts(parseEnv({ ...OPERATOR, APP_URL: 'https://dares.example', LOCALE_DOMAINS: 'wagnisse.de=de', ALLOWED_HOSTS: 'www.dares.example' }))
 	expect([...hosts].sort()).toEqual(['dares.example', 'wagnisse.de', 'www.dares.example'])
 	expect(isAllowedHost('DARES.example:443', hosts)).toBe(true)
 	expect(isAllowedHost('localhost:3000', hosts)).toBe(false)

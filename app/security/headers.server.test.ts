@@ -1,6 +1,7 @@
 import { expect, test } from 'vitest'
 import { parseEnv } from '#app/env.server'
 import { contentSecurityPolicy, securityHeaders, STREAM_PLAYER_ORIGINS } from './headers.server'
+import { OPERATOR } from '#tests/support/env'
 
 function directives(policy: string): Map<string, string[]> {
 	return new Map(policy.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name!, values]))
@@ -16,7 +17,7 @@ test('scripts run only with the nonce: no unsafe-inline, no unsafe-eval, no host
 })
 
 test('the realtime socket, the stream players and the Supabase project have their named places', () => {
-	const local = directives(contentSecurityPolicy(parseEnv({ APP_URL: 'https://dares.example' }), 'n'))
+	const local = directives(contentSecurityPolicy(parseEnv({ ...OPERATOR, APP_URL: 'https://dares.example' }), 'n'))
 	expect(local.get('connect-src')).toEqual(["'self'", 'wss://dares.example'])
 	expect(local.get('frame-src')).toEqual([...STREAM_PLAYER_ORIGINS])
 	const supabase = directives(
@@ -40,8 +41,8 @@ test('sign-in buttons may hand over to the configured providers (form-action fol
 })
 
 test('HSTS and upgrade-insecure-requests only on https; report-only in development', () => {
-	expect(securityHeaders(parseEnv({ APP_URL: 'https://dares.example' }), 'n')['Strict-Transport-Security']).toMatch(/max-age=63072000/)
-	expect(contentSecurityPolicy(parseEnv({ APP_URL: 'https://dares.example' }), 'n')).toContain('upgrade-insecure-requests')
+	expect(securityHeaders(parseEnv({ ...OPERATOR, APP_URL: 'https://dares.example' }), 'n')['Strict-Transport-Security']).toMatch(/max-age=63072000/)
+	expect(contentSecurityPolicy(parseEnv({ ...OPERATOR, APP_URL: 'https://dares.example' }), 'n')).toContain('upgrade-insecure-requests')
 	expect(securityHeaders(parseEnv({}), 'n')['Strict-Transport-Security']).toBeUndefined()
 	expect(Object.keys(securityHeaders(parseEnv({ NODE_ENV: 'development' }), 'n'))).toContain('Content-Security-Policy-Report-Only')
 	const headers = securityHeaders(parseEnv({}), 'n')

@@ -11,6 +11,7 @@ import { createSqlBroadcast } from '#app/platform/sql-broadcast.server'
 import type { Platform } from '#app/platform/types'
 import { claimsFor, createAuthUser, describeEachDatabase } from '#tests/support/databases'
 import { ledgerProblems } from '#tests/support/wallet'
+import { OPERATOR } from '#tests/support/env'
 
 const WEBHOOK_SECRET = 'whsec_test_secret_for_the_loopback_stand_in'
 
@@ -81,6 +82,7 @@ function servicesFor(db: Database): AppServices {
 		STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
 		STRIPE_API_URL: apiUrl,
 		APP_URL: 'https://dares.example',
+		...OPERATOR,
 		DATABASE_URL: 'postgres://unused@127.0.0.1/unused',
 	})
 	// Only the realtime interface is used by the shop; it is the real SQL broadcast.

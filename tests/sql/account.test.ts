@@ -4,6 +4,7 @@ import { asUser, type JwtClaims } from '#app/db/as-user.server'
 import { toAppError, type Database } from '#app/db/database.server'
 import { publishDocumentVersions } from '#app/db/published-documents.server'
 import { claimsFor, createAuthUser, describeEachDatabase, rejectionOf } from '#tests/support/databases'
+import { fundWallet, ledgerProblems } from '#tests/support/wallet'
 
 const PERMISSION_DENIED = '42501'
 
@@ -227,25 +228,30 @@ describeEachDatabase('published document versions', (getDb) => {
 describeEachDatabase('account deletion keeps coins', (getDb, kind) => {
 	const walletOf = async (db: Database, id: string) =>
 		(await db.query<{ balance: number }>('select balance from public.wallets where id = $1', [id])).rows
+	const forfeited = async (db: Database) =>
+		Number((await db.query<{ balance: string }>(`select balance from ledger.accounts where id = ledger.system_account('forfeit')`)).rows[0]!.balance)
 
-	test('deleting a funded account from auth.users fails with error-wallet-not-empty and deletes nothing', async () => {
+	// The Money work turned the refusal into a forfeit (PRODUCT.md, Accounts):
+	// the coins leave through the ledger, never with the wallet row.
+	test('deleting a funded account from auth.users forfeits its coins through the ledger', async () => {
 		const db = getDb()
 		const user = await createAuthUser(db)
-		await db.query('update public.wallets set balance = 1 where id = $1', [user])
-		const error = await rejectionOf(db.query('delete from auth.users where id = $1', [user]))
-		expect(error.code).toBe('P0001')
-		expect(toAppError(error)?.code).toBe('error-wallet-not-empty')
-		expect(await walletOf(db, user)).toEqual([{ balance: 1 }])
+		await fundWallet(db, user, 10)
+		await db.query('delete from auth.users where id = $1', [user])
+		expect(await walletOf(db, user)).toEqual([])
+		expect(await forfeited(db)).toBe(10)
+		expect(await ledgerProblems(db)).toEqual([])
 	})
 
-	test("deleting a funded account through Better Auth's user row fails the same way", async () => {
+	test("deleting a funded account through Better Auth's user row forfeits the same way", async () => {
 		const db = getDb()
 		const user = await createBetterAuthUser(db)
-		await db.query('update public.wallets set balance = 250 where id = $1', [user])
-		const error = await rejectionOf(db.query('delete from better_auth."user" where id = $1', [user]))
-		expect(toAppError(error)?.code).toBe('error-wallet-not-empty')
-		expect((await db.query('select id from better_auth."user" where id = $1', [user])).rows).toEqual([{ id: user }])
-		expect(await walletOf(db, user)).toEqual([{ balance: 250 }])
+		await fundWallet(db, user, 250)
+		await db.query('delete from better_auth."user" where id = $1', [user])
+		expect((await db.query('select id from better_auth."user" where id = $1', [user])).rows).toEqual([])
+		expect(await walletOf(db, user)).toEqual([])
+		expect(await forfeited(db)).toBe(250)
+		expect(await ledgerProblems(db)).toEqual([])
 	})
 
 	test('an account with an empty wallet is deleted, directly or through Better Auth', async () => {
@@ -271,12 +277,15 @@ describeEachDatabase('account deletion keeps coins', (getDb, kind) => {
 
 	if (kind === 'postgres') {
 		// Two connections are needed, so this one is for the server only.
-		test('a credit committed while the deletion waits is seen: the deletion fails instead of destroying the coins', async () => {
+		test('a credit committed while the deletion waits is seen: it is forfeited too, never destroyed', async () => {
 			const db = getDb()
 			const user = await createAuthUser(db)
 			let deletion: Promise<unknown> | undefined
 			await db.transaction(async (credit) => {
-				await credit.query('update public.wallets set balance = balance + 100 where id = $1', [user])
+				await credit.query(
+					`select * from ledger.transfer(ledger.system_account('world'), ledger.wallet_account($1), 100, 'purchase', 'test', $2)`,
+					[user, `test-credit:${randomUUID()}`],
+				)
 				deletion = db.query('delete from auth.users where id = $1', [user]).then(
 					() => 'deleted',
 					(error: unknown) => toAppError(error)?.code ?? error,
@@ -292,8 +301,10 @@ describeEachDatabase('account deletion keeps coins', (getDb, kind) => {
 				}
 				throw new Error('the deletion never waited for the wallet row')
 			})
-			expect(await deletion).toBe('error-wallet-not-empty')
-			expect(await walletOf(db, user)).toEqual([{ balance: 100 }])
+			expect(await deletion).toBe('deleted')
+			expect(await walletOf(db, user)).toEqual([])
+			expect(await forfeited(db)).toBe(100)
+			expect(await ledgerProblems(db)).toEqual([])
 		})
 	}
 })

@@ -2,7 +2,7 @@ import { expect, test } from 'vitest'
 import { asServiceRole, asUser } from '#app/db/as-user.server'
 import type { Database } from '#app/db/database.server'
 import { claimsFor, createAuthUser, describeEachDatabase, rejectionOf } from '#tests/support/databases'
-import { fundWallet } from '#tests/support/wallet'
+import { fundWallet, spendAll } from '#tests/support/wallet'
 
 const PERMISSION_DENIED = '42501'
 
@@ -198,7 +198,7 @@ describeEachDatabase('row-level security', (getDb) => {
 	test("deleting an account with an empty wallet removes the user's rows", async () => {
 		const db = getDb()
 		const { a, b } = await twoUsers(db)
-		await db.query('update public.wallets set balance = 0 where id = $1', [a])
+		await spendAll(db, a)
 		await db.query('delete from auth.users where id = $1', [a])
 		for (const [table, column] of [
 			['wallets', 'id'],
