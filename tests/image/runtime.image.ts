@@ -10,8 +10,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 /**
  * The container's runtime stage, assembled the way the Dockerfile does it:
  * production dependencies only (the lockfile's non-dev packages, as
- * `npm ci --omit=dev` installs them), the build, package.json, server.js and
- * supabase/, in an empty folder. From there the image's own migration command
+ * `npm ci --omit=dev` installs them), the build, and the files the
+ * Dockerfile's runtime stage copies from the source tree (read from the
+ * Dockerfile itself, so the two cannot drift apart), in an empty folder. From there the image's own migration command
  * migrates a fresh database, and the server starts with the image's defaults
  * (NODE_ENV=production, HOST=0.0.0.0, PORT, PGLITE_DATA_DIR) and serves.
  * `npm test` runs it after the build (`npm run test:image`).
@@ -46,10 +47,24 @@ function assembleRuntimeStage(): string {
 		execFileSync('cp', ['-al', from, to])
 		rmSync(join(to, 'node_modules'), { recursive: true, force: true })
 	}
-	for (const entry of ['package.json', 'server.js', 'build', 'supabase']) {
+	for (const entry of ['build', ...runtimeStageSources()]) {
 		cpSync(join(ROOT, entry), join(dir, entry), { recursive: true })
 	}
 	return dir
+}
+
+/** What the Dockerfile's last stage copies from the build context (`COPY` without `--from`). */
+function runtimeStageSources(): string[] {
+	const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8')
+	const stage = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '))
+	const sources: string[] = []
+	for (const line of stage.split('\n')) {
+		if (!/^COPY\s/.test(line) || /--from=/.test(line)) continue
+		const words = line.split(/\s+/).slice(1).filter((word) => !word.startsWith('--'))
+		sources.push(...words.slice(0, -1))
+	}
+	if (!sources.includes('server.js')) throw new Error('the Dockerfile runtime stage no longer copies server.js: update this test')
+	return sources
 }
 
 function freePort(): Promise<number> {
