@@ -23,7 +23,7 @@ for (const lang of ['en', 'tr'] as const) {
 		const secret = (await page.locator('code.secret').textContent())!.trim()
 		expect(secret).toMatch(/^[A-Z2-7]+=*$/)
 		await expect(page.locator('.recovery-codes li').first()).toBeVisible()
-		await page.getByLabel(tr(lang, 'auth.totp-code')).fill(totp(secret))
+		await page.getByLabel(tr(lang, 'auth.totp-code'), { exact: true }).fill(totp(secret))
 		await page.getByRole('button', { name: tr(lang, 'settings.totp-confirm') }).click()
 		await expect(page.getByText(tr(lang, 'settings.totp-enabled'))).toBeVisible()
 		await expect(page.getByText(tr(lang, 'settings.totp-on'))).toBeVisible()
