@@ -1,8 +1,10 @@
 import { defineConfig, type Project } from '@playwright/test'
+import { findChromium } from './tests/support/chromium.js'
 
 /**
  * End-to-end tests run against the production build (`npm run build` first)
- * in Debian's Chromium. Every journey runs twice: with JavaScript on and off.
+ * in Chromium (CHROMIUM_PATH, else Debian's, else Playwright's own:
+ * tests/support/chromium.js). Every journey runs twice: with JavaScript on and off.
  * With TEST_DATABASE_URL set, the whole matrix runs again against an app
  * backed by that Postgres server (a fresh database), next to the one on
  * embedded PGlite.
@@ -21,20 +23,28 @@ const CHROMIUM_ARGS = [
 const servers = [{ name: 'pglite', port: Number(process.env.E2E_PORT ?? 3101) }]
 if (process.env.TEST_DATABASE_URL) servers.push({ name: 'postgres', port: servers[0]!.port + 1 })
 
+/** The phone-sized projects run the specs about the small-screen layout only. */
+const PHONE = { viewport: { width: 390, height: 844 }, testMatch: /header\.spec\.ts$/ }
+
 const projects: Project[] = servers.flatMap((server) =>
-	[true, false].map((javaScriptEnabled) => ({
-		name: `${server.name}-${javaScriptEnabled ? 'js' : 'nojs'}`,
-		use: {
-			browserName: 'chromium' as const,
-			baseURL: `http://127.0.0.1:${server.port}`,
-			javaScriptEnabled,
-			locale: 'en-US',
-			launchOptions: {
-				executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-				args: CHROMIUM_ARGS,
+	[false, true].flatMap((phone) =>
+		[true, false].map((javaScriptEnabled) => ({
+			name: `${server.name}${phone ? '-phone' : ''}-${javaScriptEnabled ? 'js' : 'nojs'}`,
+			...(phone ? { testMatch: PHONE.testMatch } : {}),
+			use: {
+				browserName: 'chromium' as const,
+				baseURL: `http://127.0.0.1:${server.port}`,
+				javaScriptEnabled,
+				locale: 'en-US',
+				...(phone ? { viewport: PHONE.viewport, isMobile: true, hasTouch: true } : {}),
+				launchOptions: {
+					// undefined: Playwright's default, which reports how to install it.
+					executablePath: findChromium().path,
+					args: CHROMIUM_ARGS,
+				},
 			},
-		},
-	})),
+		})),
+	),
 )
 
 export default defineConfig({

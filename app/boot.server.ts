@@ -3,20 +3,31 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { createDatabase, type Database } from '#app/db/database.server'
 import { migrate } from '#app/db/migrate.server'
+import { publishDocumentVersions } from '#app/db/published-documents.server'
 import { seedDemoData } from '#app/db/seed.server'
 import type { AppServices } from '#app/context.server'
 import { initEnv } from '#app/env.server'
+import { currentDocumentVersions } from '#app/modules/legal/documents.server'
 import { createPlatform } from '#app/platform/index.server'
+import { configureToastCookie } from '#app/security/toast-cookie.server'
 
 /**
  * Everything the server needs before it takes a request: the environment
- * (parsed once; a bad value throws EnvError), the database (migrated and, on
- * the embedded default, seeded with demo data) and the platform adapters.
+ * (parsed once; a bad value throws EnvError), the database (migrated, the
+ * configured terms versions published and, on the embedded default, seeded
+ * with demo data) and the platform adapters.
  */
 export async function boot(log: (line: string) => void = console.log): Promise<AppServices> {
 	const env = initEnv(process.env)
+	// The legal documents are read and checked once, before anything else: a
+	// missing language or mismatched versions stops the server here.
+	const documents = currentDocumentVersions()
+	log(`legal documents: terms ${documents.terms_of_service}, creator agreement ${documents.creator_agreement}`)
 	if (env.PLATFORM === 'local' && !env.DATABASE_URL && !env.BETTER_AUTH_SECRET) {
 		env.BETTER_AUTH_SECRET = await embeddedAuthSecret(`${env.PGLITE_DATA_DIR.replace(/\/+$/, '')}.auth-secret`)
+	}
+	if (configureToastCookie(env) === 'random' && env.isProduction) {
+		log('flash messages: signed with a per-process key (set COOKIE_SECRET to share one across instances)')
 	}
 	const db: Database = await createDatabase(
 		env.DATABASE_URL ? { url: env.DATABASE_URL } : { dataDir: env.PGLITE_DATA_DIR },
@@ -26,6 +37,9 @@ export async function boot(log: (line: string) => void = console.log): Promise<A
 		const applied = await migrate(db, { platform: env.PLATFORM, log })
 		log(applied.length ? `migrations applied: ${applied.join(', ')}` : 'migrations: up to date')
 	}
+	// The legal documents' versions are the ones a user can consent to
+	// (public.give_consent refuses any other; the last published is current).
+	await publishDocumentVersions(db, documents)
 	if (env.DEMO_DATA) {
 		await seedDemoData(db)
 		log('demo data: ready')

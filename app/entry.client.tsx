@@ -3,6 +3,7 @@ import { startTransition, StrictMode } from 'react'
 import { hydrateRoot } from 'react-dom/client'
 import { I18nextProvider, initReactI18next } from 'react-i18next'
 import { HydratedRouter } from 'react-router/dom'
+import { installChunkErrorReload } from '#app/modules/builds/reload-guard'
 
 /**
  * The page's language is the one the server rendered (<html lang>); its
@@ -34,4 +35,6 @@ async function hydrate() {
 	})
 }
 
+// A chunk that fails to load after a deploy reloads the page once (guarded against loops).
+installChunkErrorReload()
 void hydrate()

@@ -3,8 +3,11 @@ import { createReadableStreamFromReadable } from '@react-router/node'
 import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
 import { I18nextProvider } from 'react-i18next'
-import { ServerRouter, type EntryContext, type RouterContextProvider } from 'react-router'
+import { ServerRouter, type EntryContext, type HandleErrorFunction, type RouterContextProvider } from 'react-router'
 import { getInstance } from '#app/i18n/i18next.server'
+import { describeError } from '#app/security/log.server'
+import { NonceProvider } from '#app/security/nonce'
+import { requestSecurityContext } from '#app/security/request.server'
 
 export const streamTimeout = 5_000
 
@@ -27,15 +30,19 @@ export default function handleRequest(
 		})
 	}
 
+	const { nonce } = loadContext.get(requestSecurityContext)
 	return new Promise<Response>((resolve, reject) => {
 		let shellRendered = false
 		// Bots and SPA-mode wait for the whole page; people get the shell early.
 		const readyOption = bot || routerContext.isSpaMode ? 'onAllReady' : 'onShellReady'
 		const { pipe, abort } = renderToPipeableStream(
-			<I18nextProvider i18n={getInstance(loadContext)}>
-				<ServerRouter context={routerContext} url={request.url} />
-			</I18nextProvider>,
+			<NonceProvider value={nonce}>
+				<I18nextProvider i18n={getInstance(loadContext)}>
+					<ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+				</I18nextProvider>
+			</NonceProvider>,
 			{
+				nonce,
 				[readyOption]() {
 					shellRendered = true
 					const body = new PassThrough()
@@ -49,10 +56,22 @@ export default function handleRequest(
 				},
 				onError(error: unknown) {
 					responseStatusCode = 500
-					if (shellRendered) console.error(error)
+					if (shellRendered) console.error(describeError(error))
 				},
 			},
 		)
 		setTimeout(abort, streamTimeout + 1000)
 	})
+}
+
+/**
+ * Errors from loaders, actions and rendering. Logged without what they may
+ * carry about people: a database error's query parameters and detail, and
+ * addresses in messages (describeError). An aborted request (the client
+ * left, or its body was over the limit and got a 413) is not an error.
+ */
+export const handleError: HandleErrorFunction = (error, { request }) => {
+	if (request.signal.aborted) return
+	if (error instanceof Error && error.name === 'PayloadTooLargeError') return
+	console.error(describeError(error))
 }

@@ -1,5 +1,6 @@
 import { expect, test } from 'vitest'
 import { EnvError, parseEnv, publicEnv } from './env.server'
+import { OPERATOR } from '#tests/support/env'
 
 test('the embedded default needs no configuration', () => {
 	const env = parseEnv({})
@@ -51,13 +52,76 @@ test('only the allow-list reaches the browser', () => {
 	expect(json).not.toContain('secret')
 	expect(json).not.toContain('pw@')
 	expect(Object.keys(publicEnv(env)).sort()).toEqual(
-		['CREATOR_AGREEMENT_VERSION', 'PLATFORM', 'SUPABASE_ANON_KEY', 'SUPABASE_URL', 'TERMS_VERSION'].sort(),
+		['APP_URL', 'BUILD_CHECK_INTERVAL', 'PLATFORM', 'SUPABASE_ANON_KEY', 'SUPABASE_URL'].sort(),
 	)
 })
 
-test('the development mailbox is on only on a loopback origin without SMTP', () => {
+test('the development mailbox is on by default only on a loopback origin served on loopback, without SMTP', () => {
 	expect(parseEnv({}).DEV_MAILBOX).toBe(true)
-	expect(parseEnv({ APP_URL: 'https://dares.example' }).DEV_MAILBOX).toBe(false)
+	expect(parseEnv({ HOST: '127.0.0.1', APP_URL: 'http://127.0.0.1:3000' }).DEV_MAILBOX).toBe(true)
+	expect(parseEnv({ APP_URL: 'https://dares.example', ...OPERATOR }).DEV_MAILBOX).toBe(false)
 	expect(parseEnv({ SMTP_URL: 'smtp://127.0.0.1:2525' }).DEV_MAILBOX).toBe(false)
-	expect(parseEnv({ APP_URL: 'https://dares.example', DEV_MAILBOX: 'true' }).DEV_MAILBOX).toBe(true)
+	expect(parseEnv({ APP_URL: 'https://dares.example', DEV_MAILBOX: 'true', NODE_ENV: 'development' }).DEV_MAILBOX).toBe(true)
+})
+
+test("the mailbox takeover: the container's defaults (HOST=0.0.0.0, no APP_URL) leave the mailbox off", () => {
+	const container = parseEnv({ NODE_ENV: 'production', HOST: '0.0.0.0', PORT: '3000', PGLITE_DATA_DIR: '/data/pglite' })
+	expect(container.APP_URL).toBe('http://localhost:3000')
+	expect(container.DEV_MAILBOX).toBe(false)
+	expect(parseEnv({ HOST: '::' }).DEV_MAILBOX).toBe(false)
+	expect(parseEnv({ HOST: '192.168.1.20' }).DEV_MAILBOX).toBe(false)
+})
+
+test('the mailbox takeover: production refuses to start with the mailbox on and a public APP_URL', () => {
+	expect(() => parseEnv({ NODE_ENV: 'production', APP_URL: 'https://dares.example', DEV_MAILBOX: 'true', ...OPERATOR })).toThrow(/DEV_MAILBOX/)
+	expect(() => parseEnv({ APP_URL: 'http://10.0.0.5:3000', DEV_MAILBOX: 'yes', ...OPERATOR })).toThrow(EnvError)
+	expect(parseEnv({ NODE_ENV: 'production', APP_URL: 'http://localhost:3000', DEV_MAILBOX: 'true' }).DEV_MAILBOX).toBe(true)
+})
+
+test('the server listens on loopback unless told otherwise', () => {
+	expect(parseEnv({}).HOST).toBe('127.0.0.1')
+})
+
+test('ALLOWED_HOSTS takes host and host:port names, nothing else', () => {
+	expect(parseEnv({ ALLOWED_HOSTS: 'WWW.Dares.example, dares.example:8443,[::1]:3000' }).ALLOWED_HOSTS).toEqual([
+		'www.dares.example',
+		'dares.example:8443',
+		'[::1]:3000',
+	])
+	expect(() => parseEnv({ ALLOWED_HOSTS: 'https://dares.example' })).toThrow(/ALLOWED_HOSTS/)
+	expect(() => parseEnv({ ALLOWED_HOSTS: 'user@dares.example' })).toThrow(/ALLOWED_HOSTS/)
+})
+
+test('MAX_BODY_BYTES defaults to 1 MiB', () => {
+	expect(parseEnv({}).MAX_BODY_BYTES).toBe(1024 * 1024)
+	expect(parseEnv({ MAX_BODY_BYTES: '65536' }).MAX_BODY_BYTES).toBe(65536)
+	expect(() => parseEnv({ MAX_BODY_BYTES: '10' })).toThrow(/MAX_BODY_BYTES/)
+})
+
+test('a public site in production refuses to start without the operator details, naming each variable', () => {
+	let error: unknown
+	try {
+		parseEnv({ APP_URL: 'https://dares.example', OPERATOR_NAME: 'Dares Ltd' })
+	} catch (e) {
+		error = e
+	}
+	expect(error).toBeInstanceOf(EnvError)
+	const message = (error as Error).message
+	expect(message).toMatch(/OPERATOR_ADDRESS: required in production on a public APP_URL/)
+	expect(message).toMatch(/OPERATOR_EMAIL: required/)
+	expect(message).not.toMatch(/OPERATOR_NAME:/)
+	expect(parseEnv({ APP_URL: 'https://dares.example', ...OPERATOR }).OPERATOR_NAME).toBe('Dares Ltd')
+})
+
+test('the embedded default, a loopback APP_URL and development start without operator details', () => {
+	expect(() => parseEnv({})).not.toThrow()
+	expect(() => parseEnv({ APP_URL: 'http://127.0.0.1:3171' })).not.toThrow()
+	expect(() => parseEnv({ APP_URL: 'http://[::1]:3000' })).not.toThrow()
+	expect(() => parseEnv({ NODE_ENV: 'development', APP_URL: 'https://dares.example' })).not.toThrow()
+})
+
+test('the build check interval defaults to five minutes and can be switched off', () => {
+	expect(parseEnv({}).BUILD_CHECK_INTERVAL).toBe(300)
+	expect(parseEnv({ BUILD_CHECK_INTERVAL: '0' }).BUILD_CHECK_INTERVAL).toBe(0)
+	expect(() => parseEnv({ BUILD_CHECK_INTERVAL: '-5' })).toThrow(/BUILD_CHECK_INTERVAL/)
 })

@@ -26,12 +26,84 @@ const localeDomains = z
 		return map
 	})
 
+const hostList = z.string().transform((value, ctx) => {
+	const hosts: string[] = []
+	for (const entry of value.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)) {
+		// host, host:port, [v6]:port; no scheme, path or userinfo.
+		if (!/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/.test(entry)) {
+			ctx.addIssue({ code: 'custom', message: `expected host or host:port names, got "${entry}"` })
+			return z.NEVER
+		}
+		hosts.push(entry)
+	}
+	return hosts
+})
+
+/** Host names that only ever reach this machine. */
+export const LOOPBACK_HOSTNAMES: readonly string[] = ['localhost', '127.0.0.1', '[::1]']
+
+/** One pack of the shop: coins, and the price in the currency's minor unit (cents). */
+export interface ShopPack {
+	id: string
+	coins: number
+	amountMinor: number
+}
+
+function parseShopPacks(value: string): ShopPack[] | string {
+	const packs: ShopPack[] = []
+	for (const pair of value.split(',').map((p) => p.trim()).filter(Boolean)) {
+		const match = /^(\d{1,7})=(\d{1,6})(?:\.(\d{1,2}))?$/.exec(pair)
+		const coins = Number(match?.[1])
+		const amountMinor = Number(match?.[2]) * 100 + Number((match?.[3] ?? '0').padEnd(2, '0'))
+		if (!match || coins < 1 || coins > 10_000_000 || amountMinor < 1) {
+			return `expected coins=price pairs like 500=4.99, got "${pair}"`
+		}
+		if (packs.some((p) => p.coins === coins)) return `two packs of ${coins} coins`
+		packs.push({ id: `coins-${coins}`, coins, amountMinor })
+	}
+	return packs.length > 0 ? packs.sort((a, b) => a.coins - b.coins) : 'at least one pack is needed'
+}
+
+function parseShopPacksOrThrow(value: string): ShopPack[] {
+	const packs = parseShopPacks(value)
+	if (typeof packs === 'string') throw new Error(packs)
+	return packs
+}
+
+const shopPacks = z.string().transform((value, ctx) => {
+	const packs = parseShopPacks(value)
+	if (typeof packs === 'string') {
+		ctx.addIssue({ code: 'custom', message: packs })
+		return z.NEVER
+	}
+	return packs
+})
+
 const variables = z.object({
 		NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
 		PORT: z.coerce.number().int().min(1).max(65535).default(3000),
-		HOST: z.string().min(1).default('0.0.0.0'),
+		/**
+		 * Interface to listen on. Loopback by default: `npm start` on a laptop
+		 * is not reachable from the network; a container or server sets
+		 * 0.0.0.0 (the Dockerfile does).
+		 */
+		HOST: z.string().min(1).default('127.0.0.1'),
 		/** The public origin, used for links in mails and same-origin checks. */
 		APP_URL: z.url({ protocol: /^https?$/ }).optional(),
+		/**
+		 * Further host names (host or host:port, comma-separated) the app answers
+		 * for besides APP_URL's and LOCALE_DOMAINS' hosts; any other Host header
+		 * gets 421 (app/security/hosts.server.ts).
+		 */
+		ALLOWED_HOSTS: hostList.default([]),
+		/** Largest request body in bytes (forms, JSON); larger ones get 413 unread. */
+		MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
+		/**
+		 * Signs the flash-message cookie. Default: derived from BETTER_AUTH_SECRET;
+		 * without one (Supabase), a random key per process (flash messages then do
+		 * not survive a restart or a hop to another instance).
+		 */
+		COOKIE_SECRET: z.string().min(32).optional(),
 		PLATFORM: z.enum(['local', 'supabase']).default('local'),
 		/** Postgres server; without it the local platform uses embedded PGlite. */
 		DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
@@ -60,11 +132,25 @@ const variables = z.object({
 		TWITCH_ISSUER: z.url().optional(),
 		TWITCH_API_URL: z.url().optional(),
 		LOCALE_DOMAINS: localeDomains.default({}),
-		TERMS_VERSION: z.string().regex(/^[\w.-]{1,32}$/).default('2026-11-01'),
-		CREATOR_AGREEMENT_VERSION: z.string().regex(/^[\w.-]{1,32}$/).default('2026-11-01'),
-		OPERATOR_NAME: z.string().optional(),
-		OPERATOR_ADDRESS: z.string().optional(),
+		/** The imprint's operator: required in production on a public APP_URL (see below). */
+		OPERATOR_NAME: z.string().trim().min(1).max(200).optional(),
+		/** Postal address; a line break is written as `\n` or a new line. */
+		OPERATOR_ADDRESS: z.string().trim().min(1).max(500).optional(),
 		OPERATOR_EMAIL: z.email().optional(),
+		/** How often an open tab asks whether a new build is out (seconds; 0: never). */
+		BUILD_CHECK_INTERVAL: z.coerce.number().int().min(0).max(86_400).default(300),
+		/** Coin packs of the shop: coins=price pairs in SHOP_CURRENCY (PRODUCT.md's defaults). */
+		SHOP_PACKS: shopPacks.default(parseShopPacksOrThrow('500=4.99,1100=9.99,2400=19.99,6500=49.99')),
+		/** ISO 4217 currency of the shop's prices. */
+		SHOP_CURRENCY: z.string().regex(/^[A-Z]{3}$/).default('EUR'),
+		/** Stripe secret key: the shop sells through Stripe Checkout. Server-side only. */
+		STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_/).optional(),
+		/** Signing secret of the Stripe webhook endpoint (/api/stripe/webhook). */
+		STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_/).optional(),
+		/** Where the Stripe SDK sends its calls (tests point it at a stand-in); default Stripe's own API. */
+		STRIPE_API_URL: z.url({ protocol: /^https?$/ }).optional(),
+		/** The test checkout (credits at once, charges nothing); never with Stripe keys. */
+		TEST_CHECKOUT: booleanish.optional(),
 })
 
 /** Every variable the app reads (the README's configuration table lists them all). */
@@ -72,29 +158,78 @@ export const ENV_VARIABLES = Object.keys(variables.shape)
 
 const schema = variables
 	.superRefine((env, ctx) => {
+		if (env.STRIPE_SECRET_KEY && !env.STRIPE_WEBHOOK_SECRET) {
+			ctx.addIssue({ code: 'custom', path: ['STRIPE_WEBHOOK_SECRET'], message: 'required with STRIPE_SECRET_KEY' })
+		}
+		if (env.STRIPE_SECRET_KEY && env.TEST_CHECKOUT) {
+			ctx.addIssue({ code: 'custom', path: ['TEST_CHECKOUT'], message: 'the test checkout is off whenever Stripe is configured' })
+		}
 		if (env.PLATFORM === 'supabase') {
 			for (const key of ['SUPABASE_URL', 'SUPABASE_ANON_KEY', 'DATABASE_URL'] as const) {
 				if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'required when PLATFORM=supabase' })
+			}
+		}
+		// The mailbox hands out every confirmation and password-reset link: a
+		// production server with a public address refuses to start with it on.
+		if (env.DEV_MAILBOX === true && env.NODE_ENV === 'production' && env.APP_URL && !isLoopbackUrl(env.APP_URL)) {
+			ctx.addIssue({
+				code: 'custom',
+				path: ['DEV_MAILBOX'],
+				message: 'must not be on in production with a public APP_URL (it shows every sign-in link)',
+			})
+		}
+		// A public site must say who runs it (the imprint, and the privacy
+		// policy's controller). The embedded default on localhost needs nothing.
+		if (env.NODE_ENV === 'production' && env.APP_URL && !isLoopbackUrl(env.APP_URL)) {
+			for (const key of ['OPERATOR_NAME', 'OPERATOR_ADDRESS', 'OPERATOR_EMAIL'] as const) {
+				if (!env[key]) {
+					ctx.addIssue({
+						code: 'custom',
+						path: [key],
+						message: 'required in production on a public APP_URL: the imprint names the operator (OPERATOR_NAME, OPERATOR_ADDRESS, OPERATOR_EMAIL)',
+					})
+				}
 			}
 		}
 	})
 	.transform((env) => {
 		const embedded = env.PLATFORM === 'local' && !env.DATABASE_URL
 		const appUrl = env.APP_URL ?? `http://localhost:${env.PORT}`
-		const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(new URL(appUrl).hostname)
 		return {
 			...env,
 			APP_URL: appUrl,
-			// The mailbox shows every confirmation and reset link: only on a
-			// developer's machine unless the operator says otherwise.
-			DEV_MAILBOX: env.DEV_MAILBOX ?? (!env.SMTP_URL && env.PLATFORM === 'local' && loopback),
+			// The mailbox shows every confirmation and reset link: on by default
+			// only on a developer's machine (loopback origin, listening on
+			// loopback only), never under a container's HOST=0.0.0.0. Even when
+			// on, only loopback clients reach it (app/security/hosts.server.ts).
+			DEV_MAILBOX:
+				env.DEV_MAILBOX ??
+				(!env.SMTP_URL &&
+					env.PLATFORM === 'local' &&
+					isLoopbackUrl(appUrl) &&
+					isLoopbackHost(env.HOST) &&
+					// Extra public names mean a proxy serves this instance to others.
+					env.ALLOWED_HOSTS.length === 0 &&
+					Object.keys(env.LOCALE_DOMAINS).length === 0),
 			MIGRATE_ON_START: env.MIGRATE_ON_START ?? env.PLATFORM === 'local',
 			DEMO_DATA: env.DEMO_DATA ?? embedded,
+			// Free coins for anyone who asks: only on the embedded default, or
+			// where the operator says so, and never next to real payments.
+			TEST_CHECKOUT: !env.STRIPE_SECRET_KEY && (env.TEST_CHECKOUT ?? embedded),
 			isProduction: env.NODE_ENV === 'production',
 		}
 	})
 
 export type Env = z.output<typeof schema>
+
+function isLoopbackUrl(url: string): boolean {
+	return LOOPBACK_HOSTNAMES.includes(new URL(url).hostname)
+}
+
+/** A listen address that accepts loopback connections only. */
+function isLoopbackHost(host: string): boolean {
+	return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
+}
 
 export class EnvError extends Error {
 	override name = 'EnvError'
@@ -131,8 +266,9 @@ export function publicEnv(env: Env) {
 		PLATFORM: env.PLATFORM,
 		SUPABASE_URL: env.PLATFORM === 'supabase' ? env.SUPABASE_URL : undefined,
 		SUPABASE_ANON_KEY: env.PLATFORM === 'supabase' ? env.SUPABASE_ANON_KEY : undefined,
-		TERMS_VERSION: env.TERMS_VERSION,
-		CREATOR_AGREEMENT_VERSION: env.CREATOR_AGREEMENT_VERSION,
+		/** The public origin: canonical URLs, hreflang alternates and share cards. */
+		APP_URL: env.APP_URL,
+		BUILD_CHECK_INTERVAL: env.BUILD_CHECK_INTERVAL,
 	}
 }
 export type PublicEnv = ReturnType<typeof publicEnv>

@@ -1,3 +1,5 @@
+// Before anything that builds a Zod schema (see the module).
+import '#app/utils/zod-jitless'
 import { useTranslation } from 'react-i18next'
 import {
 	data,
@@ -10,7 +12,6 @@ import {
 	useLocation,
 	useRouteLoaderData,
 } from 'react-router'
-import { getToast } from 'remix-toast'
 import type { Route } from './+types/root'
 import { AccountGateDialog } from '#app/components/account-gate'
 import { AuthDialogProvider } from '#app/components/auth-dialog'
@@ -23,34 +24,47 @@ import { servicesContext, viewerContext } from '#app/context.server'
 import { publicEnv } from '#app/env.server'
 import { getLocale, i18nextMiddleware, messagesVersion } from '#app/i18n/i18next.server'
 import { DEFAULT_LOCALE, localeFromPath, type Locale } from '#app/i18n/locales'
+import { flashMiddleware, takeToast } from '#app/modules/flash/flash.server'
 import { localeCookieMiddleware, viewerMiddleware } from '#app/root.middleware.server'
 import appStylesHref from '#app/styles/app.css?url'
+import walletStylesHref from '#app/styles/wallet.css?url'
 import { hidesAuthDialogs } from '#app/modules/auth/gate'
 import { accountGate } from '#app/modules/auth/gate.server'
+import { NewBuildOffer } from '#app/modules/builds/new-build-offer'
+import { currentDocumentVersions } from '#app/modules/legal/documents.server'
+import { readOwnBalance } from '#app/modules/wallet/service.server'
 import { queryAsViewer } from '#app/utils/db.server'
 import { sameOriginMiddleware } from '#app/utils/same-origin.server'
+import { useNonce } from '#app/security/nonce'
 
 export const middleware: Route.MiddlewareFunction[] = [
 	i18nextMiddleware,
 	sameOriginMiddleware,
 	localeCookieMiddleware,
 	viewerMiddleware,
+	flashMiddleware,
 ]
 
 export const links: Route.LinksFunction = () => [
 	{ rel: 'stylesheet', href: appStylesHref },
+	{ rel: 'icon', href: '/favicon.ico', sizes: '32x32' },
+	{ rel: 'stylesheet', href: walletStylesHref },
 	{ rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
+	{ rel: 'apple-touch-icon', href: '/apple-touch-icon.png' },
+	{ rel: 'manifest', href: '/manifest.webmanifest' },
 ]
 
 export async function loader({ request, context }: Route.LoaderArgs) {
 	const locale = getLocale(context) as Locale
 	const { env } = context.get(servicesContext)
-	const { toast, headers } = await getToast(request)
+	const { toast, headers } = await takeToast(request, context)
 	const viewer = context.get(viewerContext)
+	// The versions users accept are the legal documents' own (app/modules/legal).
+	const documents = currentDocumentVersions()
 	const account = viewer
 		? await queryAsViewer(context, async (tx) => {
-				const { username, gate } = await accountGate(tx, env.TERMS_VERSION, env.CREATOR_AGREEMENT_VERSION)
-				return { email: viewer.email, username, gate }
+				const { username, gate } = await accountGate(tx, documents.terms_of_service, documents.creator_agreement)
+				return { email: viewer.email, username, gate, balance: await readOwnBalance(tx) }
 			})
 		: null
 	return data(
@@ -58,13 +72,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 			locale,
 			account,
 			messagesVersion: messagesVersion[locale],
+			documents,
 			toast: toast
 				? {
 						type: toast.type,
 						message: toast.message,
 						description: toast.description ?? null,
 						// The one action a flash toast may carry (see Toasts).
-						action: toast.action === 'delete-account' ? ('delete-account' as const) : null,
+						action: 'action' in toast && toast.action === 'delete-account' ? ('delete-account' as const) : null,
 					}
 				: null,
 			env: publicEnv(env),
@@ -78,12 +93,12 @@ export function Layout({ children }: { children: React.ReactNode }) {
 	const location = useLocation()
 	const locale = rootData?.locale ?? localeFromPath(location.pathname) ?? DEFAULT_LOCALE
 	const { t } = useTranslation()
+	const nonce = useNonce()
 	return (
 		<html lang={locale} data-messages-version={rootData?.messagesVersion}>
 			<head>
 				<meta charSet="utf-8" />
 				<meta name="viewport" content="width=device-width, initial-scale=1" />
-				<meta name="description" content={t('app.description')} />
 				<meta name="theme-color" content="#0f0d17" />
 				<Meta />
 				<Links />
@@ -95,18 +110,19 @@ export function Layout({ children }: { children: React.ReactNode }) {
 				<AuthDialogProvider lang={locale}>
 					<GatedActionProvider readiness={readinessOf(rootData?.account)}>
 						<SiteHeader locale={locale} account={rootData?.account ?? null} />
+						<Toasts toast={rootData?.toast ?? null} />
 						<main id="main" tabIndex={-1}>
 							{children}
 						</main>
 						<SiteFooter locale={locale} />
 						{rootData?.account?.gate && !hidesAuthDialogs(location.pathname) ? (
-							<AccountGateDialog gate={rootData.account.gate} locale={locale} termsVersion={rootData.env.TERMS_VERSION} />
+							<AccountGateDialog gate={rootData.account.gate} locale={locale} termsVersion={rootData.documents.terms_of_service} />
 						) : null}
 					</GatedActionProvider>
 				</AuthDialogProvider>
-				<Toasts toast={rootData?.toast ?? null} />
-				<ScrollRestoration />
-				<Scripts />
+				<NewBuildOffer intervalSeconds={rootData?.env.BUILD_CHECK_INTERVAL ?? 0} />
+				<ScrollRestoration nonce={nonce} />
+				<Scripts nonce={nonce} />
 			</body>
 		</html>
 	)

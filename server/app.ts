@@ -1,16 +1,24 @@
 import 'react-router'
-import { createRequestHandler } from '@react-router/express'
+import { writeReadableStreamToWritable } from '@react-router/node'
 import express from 'express'
-import { RouterContextProvider } from 'react-router'
+import { createRequestHandler, RouterContextProvider, type ServerBuild } from 'react-router'
 import { boot } from '#app/boot.server'
 import { servicesContext, type AppServices } from '#app/context.server'
+import { bodyLimitFor, limitedBody, refuseTooLarge } from '#app/security/body-limit.server'
+import { createGuard } from '#app/security/guard.server'
+import { requestSecurityContext } from '#app/security/request.server'
+
+export { runMigrations } from '#app/db/migrate-command.server'
 
 /**
  * The app as an Express router: built into build/server/index.js and loaded
  * by server.js (through Vite in development). `createApp` boots the services
- * once; every request gets a fresh router context carrying them.
+ * once; every request gets a fresh router context carrying them. `guard`
+ * goes first in server.js, before static files (app/security/guard.server.ts).
  */
-export async function createApp(log?: (line: string) => void): Promise<{ app: express.Express; services: AppServices }> {
+export async function createApp(
+	log?: (line: string) => void,
+): Promise<{ app: express.Express; guard: express.RequestHandler; services: AppServices }> {
 	const services = await boot(log)
 	const app = express()
 	app.disable('x-powered-by')
@@ -23,16 +31,69 @@ export async function createApp(log?: (line: string) => void): Promise<{ app: ex
 			res.status(503).set('cache-control', 'no-store').json({ ok: false })
 		}
 	})
-	app.all(
-		'/{*splat}',
-		createRequestHandler({
-			build: () => import('virtual:react-router/server-build'),
-			getLoadContext() {
-				const context = new RouterContextProvider()
-				context.set(servicesContext, services)
-				return context
-			},
-		}),
-	)
-	return { app, services }
+	const handle = createRequestHandler(() => import('virtual:react-router/server-build') as Promise<ServerBuild>, services.env.NODE_ENV)
+	app.all('/{*splat}', async (req, res, next) => {
+		try {
+			const context = new RouterContextProvider()
+			context.set(servicesContext, services)
+			context.set(requestSecurityContext, {
+				nonce: String(res.locals.nonce ?? ''),
+				clientAddress: req.socket.remoteAddress,
+			})
+			const request = toFetchRequest(req, res, services.env.MAX_BODY_BYTES)
+			const response = await handle(request, context)
+			await sendResponse(res, response)
+		} catch (error) {
+			next(error)
+		}
+	})
+	return { app, guard: createGuard(services.env), services }
+}
+
+/**
+ * The Fetch Request React Router sees. Unlike @react-router/express's, its
+ * body is the size-limited stream (413 as soon as the limit is passed), and
+ * its URL is the path the client asked for on the Host the guard accepted.
+ */
+function toFetchRequest(req: express.Request, res: express.Response, defaultLimit: number): Request {
+	const url = new URL(req.originalUrl, `${req.protocol}://${req.headers.host}`)
+	const controller = new AbortController()
+	res.on('close', () => {
+		if (!res.writableFinished) controller.abort()
+	})
+	const headers = new Headers()
+	for (const [key, value] of Object.entries(req.headers)) {
+		if (Array.isArray(value)) for (const v of value) headers.append(key, v)
+		else if (value !== undefined) headers.set(key, value)
+	}
+	const init: RequestInit & { duplex?: 'half' } = { method: req.method, headers, signal: controller.signal }
+	if (req.method !== 'GET' && req.method !== 'HEAD') {
+		const { body, discardRest } = limitedBody(req, bodyLimitFor(url.pathname, defaultLimit), () => refuseTooLarge(req, res))
+		res.once('finish', discardRest)
+		init.body = body
+		init.duplex = 'half'
+	}
+	return new Request(url, init)
+}
+
+async function sendResponse(res: express.Response, response: Response): Promise<void> {
+	// A 413 (or the client leaving) already ended this exchange.
+	if (res.headersSent || res.destroyed || res.writableEnded) {
+		await response.body?.cancel().catch(() => {})
+		return
+	}
+	res.statusMessage = response.statusText
+	res.status(response.status)
+	for (const [key, value] of response.headers.entries()) res.append(key, value)
+	if (response.headers.get('content-type')?.match(/text\/event-stream/i)) res.flushHeaders()
+	if (!response.body) {
+		res.end()
+		return
+	}
+	try {
+		await writeReadableStreamToWritable(response.body, res)
+	} catch (error) {
+		if (res.destroyed || res.writableEnded) return
+		throw error
+	}
 }

@@ -146,7 +146,8 @@ function CompleteProfile({ back }: { back: string }) {
 					required
 					minLength={1}
 					maxLength={100}
-					pattern="[A-Za-z0-9._]{1,30}"
+					// The character set only: the length has its own message (from the schema, on both sides).
+					pattern="[A-Za-z0-9._]+"
 					autoComplete="username"
 					autoCapitalize="none"
 					spellCheck={false}
@@ -167,7 +168,7 @@ function CompleteProfile({ back }: { back: string }) {
 							: status === 'taken'
 								? t('account.username-taken')
 								: status === 'invalid'
-									? t('validation.username-invalid')
+									? t(parsed?.error?.issues[0]?.message ?? 'validation.username-invalid')
 									: null}
 				</p>
 			</div>

@@ -75,7 +75,7 @@ function AuthDialog({ lang, variant, onSwitch, onClose }: { lang: string; varian
 		<dialog ref={ref} className="gate-dialog auth-dialog" aria-labelledby="auth-dialog-title">
 			<div className="auth-dialog__header">
 				<h2 id="auth-dialog-title">{title}</h2>
-				<button type="button" className="button button--ghost" onClick={() => ref.current?.close()} aria-label={t('auth.close')}>
+				<button type="button" className="button button--ghost dialog-close" onClick={() => ref.current?.close()} aria-label={t('auth.close')}>
 					×
 				</button>
 			</div>

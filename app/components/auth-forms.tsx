@@ -96,6 +96,7 @@ export function SignUpForm({ lang, redirectTo, actionData, FormComponent = Form,
 					key={actionData.sent.at}
 					email={actionData.sent.email}
 					secondsLeft={actionData.sent.secondsLeft}
+					tooEarly={actionData.error === 'error-rate-limited'}
 					action={`/${lang}/register`}
 					FormComponent={FormComponent}
 				/>

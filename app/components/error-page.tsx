@@ -29,7 +29,7 @@ export function ErrorPage({ status, data }: { status: number; data: unknown }) {
 			: null
 	return (
 		<section className="error-page" aria-labelledby="error-title">
-			<PageTitle title={title} />
+			<PageTitle title={title} noindex />
 			<p className="error-page__status">{t('error.status', { status })}</p>
 			<h1 id="error-title">{title}</h1>
 			{message ? <p className="error-page__message">{message}</p> : null}

@@ -1,56 +1,134 @@
 import { useTranslation } from 'react-i18next'
-import { Form, Link, NavLink } from 'react-router'
-import type { Locale } from '#app/i18n/locales'
+import { Form, Link, NavLink, useLocation } from 'react-router'
+import { LOCALES, switchLocalePath, type Locale } from '#app/i18n/locales'
 import { useAuthDialog } from './auth-dialog'
 import { LanguageSwitcher } from './language-switcher'
+import { LogoMark } from './logo'
+import { WalletBalance } from './wallet-balance'
 
-export type HeaderAccount = { email: string | null; username: string | null }
+export type HeaderAccount = { email: string | null; username: string | null; balance?: number | null }
 
+/**
+ * The site header. Wide screens show everything in one row; a phone shows
+ * the brand, "Sign in" for visitors and a menu (a `<details>` disclosure, so
+ * it opens without JavaScript) with the pages, the languages and the account.
+ * Each layout is hidden from the other's screens by CSS alone.
+ */
 export function SiteHeader({ locale, account }: { locale: Locale; account: HeaderAccount | null }) {
 	const { t } = useTranslation()
-	const openAuthDialog = useAuthDialog()
+	const accountLabel = account ? (account.username ?? account.email ?? t('nav.settings')) : null
 	return (
 		<header className="site-header">
 			<Link className="brand" to={`/${locale}`}>
-				<span className="brand__mark" aria-hidden="true">
-					⚡
-				</span>
+				<LogoMark className="brand__mark" />
 				{t('app.name')}
 			</Link>
-			<nav aria-label={t('nav.main')} className="site-nav">
-				<NavLink to={`/${locale}`} end>
-					{t('nav.home')}
-				</NavLink>
-				<NavLink to={`/${locale}/shop`}>{t('nav.shop')}</NavLink>
+			<nav aria-label={t('nav.main')} className="site-nav site-header__wide">
+				<PageLinks locale={locale} />
 			</nav>
-			<div className="site-header__end">
+			<div className="site-header__end site-header__wide">
 				<LanguageSwitcher locale={locale} />
 				{account ? (
 					<>
-						<Link to={`/${locale}/settings`} className="account-name">
-							{account.username ?? account.email ?? t('nav.settings')}
+						{account.balance != null ? <WalletBalance locale={locale} balance={account.balance} /> : null}
+						<Link to={`/${locale}/settings`} className="account-name" title={accountLabel ?? undefined}>
+							{accountLabel}
 						</Link>
-						<Form method="post" action={`/${locale}/logout`}>
-							<button type="submit" className="button button--ghost">
-								{t('auth.sign-out')}
-							</button>
-						</Form>
+						<SignOut locale={locale} />
 					</>
 				) : (
-					<Link
-						to={`/${locale}/login`}
-						className="button button--primary"
-						onClick={(event) => {
-							// With JavaScript the dialog opens in place; without, the page does.
-							if (!openAuthDialog) return
-							event.preventDefault()
-							openAuthDialog()
-						}}
-					>
-						{t('nav.sign-in')}
-					</Link>
+					<SignInLink locale={locale} />
 				)}
 			</div>
+			<div className="site-header__end site-header__narrow">
+				{account ? null : <SignInLink locale={locale} />}
+				<PhoneMenu locale={locale} accountLabel={accountLabel} />
+			</div>
 		</header>
+	)
+}
+
+function PageLinks({ locale }: { locale: Locale }) {
+	const { t } = useTranslation()
+	return (
+		<>
+			<NavLink to={`/${locale}`} end>
+				{t('nav.home')}
+			</NavLink>
+			<NavLink to={`/${locale}/shop`}>{t('nav.shop')}</NavLink>
+		</>
+	)
+}
+
+function SignInLink({ locale }: { locale: Locale }) {
+	const { t } = useTranslation()
+	const openAuthDialog = useAuthDialog()
+	return (
+		<Link
+			to={`/${locale}/login`}
+			className="button button--primary"
+			onClick={(event) => {
+				// With JavaScript the dialog opens in place; without, the page does.
+				if (!openAuthDialog) return
+				event.preventDefault()
+				openAuthDialog()
+			}}
+		>
+			{t('nav.sign-in')}
+		</Link>
+	)
+}
+
+function SignOut({ locale, className = 'button button--ghost' }: { locale: Locale; className?: string }) {
+	const { t } = useTranslation()
+	return (
+		<Form method="post" action={`/${locale}/logout`}>
+			<button type="submit" className={className}>
+				{t('auth.sign-out')}
+			</button>
+		</Form>
+	)
+}
+
+function PhoneMenu({ locale, accountLabel }: { locale: Locale; accountLabel: string | null }) {
+	const { t } = useTranslation()
+	const location = useLocation()
+	return (
+		// Keyed by the location so a link followed with JavaScript leaves it closed.
+		<details className="site-menu" key={location.key}>
+			<summary className="site-menu__toggle">
+				<svg aria-hidden="true" width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round">
+					<path d="M4 7h16M4 12h16M4 17h16" />
+				</svg>
+				<span className="visually-hidden">{t('nav.menu')}</span>
+			</summary>
+			<div className="site-menu__panel">
+				<nav aria-label={t('nav.main')} className="site-menu__links">
+					<PageLinks locale={locale} />
+					{accountLabel ? (
+						<NavLink to={`/${locale}/settings`} className="site-menu__account">
+							<span className="site-menu__hint">{t('nav.settings')}</span>
+							<span className="site-menu__name">{accountLabel}</span>
+						</NavLink>
+					) : null}
+				</nav>
+				<ul className="choice-list" aria-label={t('nav.language')}>
+					{LOCALES.map((l) => (
+						<li key={l.code}>
+							<a
+								className="choice"
+								href={switchLocalePath(location.pathname, l.code) + location.search + location.hash}
+								hrefLang={l.code}
+								lang={l.code}
+								aria-current={l.code === locale ? 'true' : undefined}
+							>
+								{l.name}
+							</a>
+						</li>
+					))}
+				</ul>
+				{accountLabel ? <SignOut locale={locale} className="button site-menu__sign-out" /> : null}
+			</div>
+		</details>
 	)
 }

@@ -93,6 +93,19 @@ export async function createPGliteDatabase(dataDir?: string): Promise<Database> 
 	return wrapPGlite(pglite)
 }
 
+/**
+ * PGlite attaches the failed statement's parameters to its errors; they are
+ * people's data (addresses, names) and must not reach a log line, so they
+ * are dropped where the error enters the app (see app/security/log.server.ts).
+ */
+function withoutParameters(error: unknown): unknown {
+	if (error && typeof error === 'object') {
+		delete (error as { params?: unknown }).params
+		delete (error as { queryOptions?: unknown }).queryOptions
+	}
+	return error
+}
+
 function pgliteResult<T>(result: { rows: T[]; command?: string; rowCount?: number }): QueryResult<T> {
 	return { rows: result.rows, command: result.command, rowCount: result.rowCount }
 }
@@ -112,7 +125,9 @@ function wrapPGlite(pglite: PGlite): Database {
 		kind: 'pglite',
 		query<T>(text: string, params?: unknown[]) {
 			return serial(async () => {
-				const result = await pglite.query<T>(text, params)
+				const result = await pglite.query<T>(text, params).catch((error: unknown) => {
+					throw withoutParameters(error)
+				})
 				return pgliteResult(result)
 			})
 		},
@@ -123,7 +138,9 @@ function wrapPGlite(pglite: PGlite): Database {
 				pglite.transaction(async (tx) =>
 					fn({
 						async query<R>(text: string, params?: unknown[]) {
-							const result = await tx.query<R>(text, params)
+							const result = await tx.query<R>(text, params).catch((error: unknown) => {
+								throw withoutParameters(error)
+							})
 							return pgliteResult(result)
 						},
 						async exec(sql: string) {

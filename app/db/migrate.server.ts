@@ -35,7 +35,8 @@ const MIGRATION_FILE = /^(\d+)_(.+)\.sql$/
 
 /**
  * Bring the database up to date: on `local`, run every local-shim file (they
- * are idempotent, so always), then apply each supabase/migrations file not
+ * are idempotent, so always) as the connecting role, then apply each
+ * supabase/migrations file (as app_owner on `local`) not
  * yet recorded in supabase_migrations.schema_migrations (the Supabase CLI's
  * own table, so `supabase db push` and this agree on what is applied), in
  * file name order, each in its own transaction together with its record.
@@ -74,7 +75,12 @@ export async function migrate(db: Database, options: MigrateOptions): Promise<st
 			])
 			if (rows.length > 0) return false
 			log(`applying migration ${migration.file}`)
+			// Locally, as the stand-in for Supabase's `postgres` (not a superuser,
+			// owning neither auth nor realtime; supabase/local-shim/000_roles.sql),
+			// so a migration that would fail under `supabase db push` fails here.
+			if (options.platform === 'local') await tx.query('set local role app_owner')
 			await tx.exec(sql)
+			if (options.platform === 'local') await tx.query('reset role')
 			await tx.query(
 				'insert into supabase_migrations.schema_migrations (version, name, statements) values ($1, $2, $3)',
 				[migration.version, migration.name, [sql]],

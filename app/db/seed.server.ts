@@ -66,8 +66,8 @@ export const DEMO_SESSIONS = {
  *
  * Rows that exist are left alone, so running it on every boot never undoes
  * what was done with the demo accounts (a renamed profile, a stopped session,
- * spent coins). Balances are set only for accounts created by this call;
- * later work will route that credit through the ledger.
+ * spent coins). Only accounts created by this call get their coins, as a
+ * ledger transfer from the outside world.
  */
 export async function seedDemoData(db: Database): Promise<void> {
 	await db.transaction(async (tx) => {
@@ -94,8 +94,10 @@ export async function seedDemoData(db: Database): Promise<void> {
 			])
 		}
 
-		if (created.length > 0) {
-			await tx.query('update public.wallets set balance = $1 where id = any($2::uuid[])', [DEMO_BALANCE, created])
+		// Through the ledger, from the outside world, once per demo account
+		// (the transfer's key is the account's), whatever happens later.
+		for (const id of created) {
+			await tx.query('select * from ledger.grant_demo_coins($1, $2)', [id, DEMO_BALANCE])
 		}
 
 		for (const [key, link] of Object.entries(DEMO_CREATOR_CHANNELS)) {

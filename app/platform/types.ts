@@ -45,6 +45,13 @@ export interface MailAdapter {
 export interface RealtimeAdapter {
 	/** What the browser's realtime client connects to. */
 	clientConfig(origin: string): { url: string; apiKey: string }
+	/**
+	 * Publish a private broadcast on `topic` (e.g. `wallets_{userId}`,
+	 * `{ balance }`). Call it after the change it announces has committed,
+	 * never from inside that transaction; it never throws (a lost broadcast is
+	 * repaired by the client's refetch, a failed money move is not).
+	 */
+	broadcast(topic: string, event: string, payload: Record<string, unknown>): Promise<void>
 }
 
 /**

@@ -1,24 +1,32 @@
 import type { Route } from './+types/channel'
-import { SessionView } from '#app/components/session-view'
-import { getChannelSession, isPlatform } from '#app/modules/sessions/service.server'
-import { queryAsViewer } from '#app/utils/db.server'
+import type { Locale } from '#app/i18n/locales'
+import { stopSessionAction } from '#app/modules/sessions/actions.server'
+import { loadSessionPage } from '#app/modules/sessions/page.server'
+import { isPlatform } from '#app/modules/sessions/schemas'
+import { SessionPage } from '#app/modules/sessions/session-page'
+import sessionsStylesHref from '#app/styles/sessions.css?url'
 import { invalidRoute, notFound } from '#app/utils/http'
+
+export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: sessionsStylesHref }]
 
 /**
  * /{lang}/{platform}/{channel}: the channel's active session, else its last
- * one with a "not live" notice, else 404. The platform is the route's
- * validity check (spec section 2): anything but twitch, youtube or kick is
- * 'Page Not Found'.
+ * one with a "not live" notice and the creator's other sessions, else 404.
+ * The platform is the route's validity check (spec section 2): anything but
+ * twitch, youtube or kick is 'Page Not Found'.
  */
 export async function loader({ params, request, context }: Route.LoaderArgs) {
 	const { platform, channel } = params
 	if (!isPlatform(platform)) invalidRoute(request)
-	const session = await queryAsViewer(context, (tx) => getChannelSession(tx, platform, channel))
-	if (!session) notFound(request)
-	return { session }
+	const page = await loadSessionPage(request, context, { platform, channel })
+	if (!page) notFound(request)
+	return page
 }
 
-export default function ChannelPage({ loaderData }: Route.ComponentProps) {
-	const { session } = loaderData
-	return <SessionView session={session} notLive={session.status !== 'active'} />
+export function action({ request, context }: Route.ActionArgs) {
+	return stopSessionAction(request, context)
+}
+
+export default function ChannelRoute({ loaderData, params }: Route.ComponentProps) {
+	return <SessionPage {...loaderData} lang={params.lang as Locale} notLive={loaderData.session.status !== 'active'} />
 }

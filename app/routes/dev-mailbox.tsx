@@ -2,16 +2,22 @@ import type { Route } from './+types/dev-mailbox'
 import { PageTitle } from '#app/components/page-title'
 import { servicesContext } from '#app/context.server'
 import { createDevMailbox } from '#app/mail/dev-mailbox.server'
+import { isLocalRequest } from '#app/security/hosts.server'
+import { requestSecurityContext } from '#app/security/request.server'
 import { notFound } from '#app/utils/http'
 
 /**
  * /dev/mailbox: the mails the embedded default would have sent, newest
  * first, so sign-up and password reset can be clicked through without a
- * mail server. A developer tool, in English, off unless DEV_MAILBOX.
+ * mail server. A developer tool, in English, off unless DEV_MAILBOX, and
+ * only for a client on this machine: judged by the TCP peer's address, never
+ * by Host or X-Forwarded-For (the server's guard checks the same before
+ * routing; this is the check that holds whatever path spelling reached here).
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
 	const { env, db, platform } = context.get(servicesContext)
-	if (!env.DEV_MAILBOX || platform.mail.transport !== 'dev-mailbox') notFound(request)
+	const { clientAddress } = context.get(requestSecurityContext)
+	if (!env.DEV_MAILBOX || platform.mail.transport !== 'dev-mailbox' || !isLocalRequest(clientAddress, request.headers)) notFound(request)
 	const mails = await createDevMailbox(db).list(50)
 	return { mails }
 }

@@ -3,19 +3,32 @@ import { Form } from 'react-router'
 import type { Route } from './+types/home'
 import { PageTitle } from '#app/components/page-title'
 import { SessionCard } from '#app/components/session-card'
+import { viewerContext } from '#app/context.server'
 import type { Locale } from '#app/i18n/locales'
-import { listLiveSessions } from '#app/modules/sessions/service.server'
+import { getLinkedChannels, listLiveSessions } from '#app/modules/sessions/service.server'
+import { StartSessionButton } from '#app/modules/sessions/start-session-form'
+import sessionsStylesHref from '#app/styles/sessions.css?url'
 import { queryAsViewer } from '#app/utils/db.server'
 
+export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: sessionsStylesHref }]
+
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-	const q = (new URL(request.url).searchParams.get('q') ?? '').slice(0, 64)
-	const sessions = await queryAsViewer(context, (tx) => listLiveSessions(tx, { channel: q }))
-	return { sessions, q, locale: params.lang as Locale }
+	const q = (new URL(request.url).searchParams.get('q') ?? '').trim().slice(0, 64)
+	const viewer = context.get(viewerContext)
+	const { sessions, channels } = await queryAsViewer(context, async (tx) => ({
+		sessions: await listLiveSessions(tx, { channel: q }),
+		channels: viewer ? await getLinkedChannels(tx) : [],
+	}))
+	const ownLive = viewer ? (sessions.find((s) => s.creatorId === viewer.userId) ?? null) : null
+	return { sessions, q, locale: params.lang as Locale, signedIn: viewer !== null, channels, ownLive }
 }
+
+const HOW = ['how-1', 'how-2', 'how-3'] as const
 
 export default function Home({ loaderData }: Route.ComponentProps) {
 	const { t } = useTranslation()
-	const { sessions, q, locale } = loaderData
+	const { sessions, q, locale, signedIn, channels, ownLive } = loaderData
+	const isCreator = channels.length > 0
 	return (
 		<div className="home">
 			<PageTitle title={t('home.title')} />
@@ -23,6 +36,25 @@ export default function Home({ loaderData }: Route.ComponentProps) {
 				<h1>{t('home.heading')}</h1>
 				<p className="hero__lead">{t('home.lead')}</p>
 			</section>
+			{!signedIn ? (
+				<section className="how" aria-labelledby="how-title">
+					<h2 id="how-title">{t('home.how-title')}</h2>
+					<ol className="how__steps">
+						{HOW.map((k) => (
+							<li key={k}>{t(`home.${k}`)}</li>
+						))}
+					</ol>
+				</section>
+			) : null}
+			{!ownLive ? (
+				<section className="cta" aria-labelledby="cta-title">
+					<div>
+						<h2 id="cta-title">{t('home.cta-title')}</h2>
+						<p>{isCreator || !signedIn ? t('home.cta-text') : t('sessions.not-creator')}</p>
+					</div>
+					<StartSessionButton channels={channels} lang={locale} signedIn={signedIn} />
+				</section>
+			) : null}
 			<section aria-labelledby="live-now" className="live">
 				<div className="live__header">
 					<h2 id="live-now">{t('home.live-now')}</h2>
@@ -49,8 +81,13 @@ export default function Home({ loaderData }: Route.ComponentProps) {
 							<SessionCard key={s.id} session={s} locale={locale} />
 						))}
 					</ul>
+				) : q ? (
+					<p className="empty">{t('home.no-results', { query: q })}</p>
 				) : (
-					<p className="empty">{q ? t('home.no-results', { query: q }) : t('home.no-live')}</p>
+					<div className="empty">
+						<h3>{t('home.empty-title')}</h3>
+						<p>{t('home.empty-text')}</p>
+					</div>
 				)}
 			</section>
 		</div>

@@ -1,38 +1,58 @@
 import { useTranslation } from 'react-i18next'
 import type { Route } from './+types/imprint'
-import { StaticPage } from '#app/components/static-page'
+import { LegalDocument } from '#app/components/legal-document'
 import { servicesContext } from '#app/context.server'
+import type { Locale } from '#app/i18n/locales'
+import { legalPage } from '#app/modules/legal/documents.server'
 
-/** The operator's details come from configuration (OPERATOR_NAME, OPERATOR_ADDRESS, OPERATOR_EMAIL). */
-export function loader({ context }: Route.LoaderArgs) {
+/**
+ * The operator's details come from configuration (OPERATOR_NAME,
+ * OPERATOR_ADDRESS, OPERATOR_EMAIL; required in production on a public
+ * APP_URL), the rest of the imprint from its Markdown document.
+ */
+export function loader({ params, context }: Route.LoaderArgs) {
 	const { env } = context.get(servicesContext)
-	return { name: env.OPERATOR_NAME ?? null, address: env.OPERATOR_ADDRESS ?? null, email: env.OPERATOR_EMAIL ?? null }
+	return {
+		document: legalPage('imprint', params.lang as Locale),
+		operator: env.OPERATOR_NAME
+			? {
+					name: env.OPERATOR_NAME,
+					// A line break in the variable may be a real one or a written `\n`.
+					address: env.OPERATOR_ADDRESS?.split(/\r?\n|\\n/).map((line) => line.trim()).filter(Boolean) ?? [],
+					email: env.OPERATOR_EMAIL ?? null,
+				}
+			: null,
+	}
 }
 
 export default function ImprintPage({ loaderData }: Route.ComponentProps) {
 	const { t } = useTranslation()
-	const { name, address, email } = loaderData
+	const { document, operator } = loaderData
 	return (
-		<StaticPage title={t('pages.imprint.title')} lead={t('pages.imprint.lead')}>
-			{name ? (
-				<dl className="facts">
+		<LegalDocument title={t('pages.imprint.title')} description={t('pages.imprint.lead')} document={document}>
+			{operator ? (
+				<dl className="facts legal__operator">
 					<dt>{t('pages.imprint.operator')}</dt>
 					<dd>
-						{name}
-						{address ? <address>{address}</address> : null}
+						{operator.name}
+						{operator.address.length ? (
+							<address className="legal__address">{operator.address.join('\n')}</address>
+						) : null}
 					</dd>
-					{email ? (
+					{operator.email ? (
 						<>
 							<dt>{t('pages.imprint.contact')}</dt>
 							<dd>
-								<a href={`mailto:${email}`}>{email}</a>
+								<a href={`mailto:${operator.email}`}>{operator.email}</a>
 							</dd>
 						</>
 					) : null}
 				</dl>
 			) : (
-				<p>{t('pages.imprint.not-configured')}</p>
+				<p className="notice" role="note">
+					{t('pages.imprint.not-configured')}
+				</p>
 			)}
-		</StaticPage>
+		</LegalDocument>
 	)
 }

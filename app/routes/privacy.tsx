@@ -1,7 +1,15 @@
 import { useTranslation } from 'react-i18next'
-import { StaticPage } from '#app/components/static-page'
+import type { Route } from './+types/privacy'
+import { LegalDocument } from '#app/components/legal-document'
+import type { Locale } from '#app/i18n/locales'
+import { legalPage } from '#app/modules/legal/documents.server'
 
-export default function PrivacyPage() {
+export function loader({ params }: Route.LoaderArgs) {
+	// The language prefix is checked by the :lang layout's middleware.
+	return { document: legalPage('privacy', params.lang as Locale) }
+}
+
+export default function PrivacyPage({ loaderData }: Route.ComponentProps) {
 	const { t } = useTranslation()
-	return <StaticPage title={t('pages.privacy.title')} lead={t('pages.privacy.lead')} />
+	return <LegalDocument title={t('pages.privacy.title')} description={t('pages.privacy.lead')} document={loaderData.document} />
 }

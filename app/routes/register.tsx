@@ -1,13 +1,13 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from 'react-i18next'
 import { data, redirect, useSearchParams } from 'react-router'
-import { dataWithSuccess } from 'remix-toast'
 import type { Route } from './+types/register'
 import { SignUpForm } from '#app/components/auth-forms'
 import { RESEND_COOLDOWN_SECONDS } from '#app/components/confirmation-panel'
 import { PageTitle } from '#app/components/page-title'
 import { servicesContext, viewerContext } from '#app/context.server'
 import { getInstance } from '#app/i18n/i18next.server'
+import { dataWithFlash } from '#app/modules/flash/flash.server'
 import type { Locale } from '#app/i18n/locales'
 import { returnPath } from '#app/modules/auth/return-path.server'
 import { ResendSchema, SignUpSchema } from '#app/modules/auth/schemas'
@@ -36,8 +36,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 				{ status: result.error.status, headers: result.headers },
 			)
 		}
-		return dataWithSuccess(
+		return dataWithFlash(
+			context,
 			{ result: null, sent: { email, secondsLeft: RESEND_COOLDOWN_SECONDS, at: Date.now() }, error: null },
+			'success',
 			t('auth.email-confirm-resend-success', { email }),
 			{ headers: result.headers },
 		)
@@ -54,8 +56,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 			{ status: result.error.status, headers: result.headers },
 		)
 	}
-	return dataWithSuccess(
+	return dataWithFlash(
+		context,
 		{ result: null, sent: { email: submission.value.email, secondsLeft: RESEND_COOLDOWN_SECONDS, at: Date.now() }, error: null },
+		'success',
 		{ message: t('auth.sign-up-success'), description: t('auth.sign-up-success-description') },
 		{ headers: result.headers },
 	)

@@ -1,15 +1,23 @@
 import type { Route } from './+types/session'
-import { SessionView } from '#app/components/session-view'
-import { getSessionById } from '#app/modules/sessions/service.server'
-import { queryAsViewer } from '#app/utils/db.server'
+import type { Locale } from '#app/i18n/locales'
+import { stopSessionAction } from '#app/modules/sessions/actions.server'
+import { loadSessionPage } from '#app/modules/sessions/page.server'
+import { SessionPage } from '#app/modules/sessions/session-page'
+import sessionsStylesHref from '#app/styles/sessions.css?url'
 import { notFound } from '#app/utils/http'
 
+export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: sessionsStylesHref }]
+
 export async function loader({ params, request, context }: Route.LoaderArgs) {
-	const session = await queryAsViewer(context, (tx) => getSessionById(tx, params.id))
-	if (!session) notFound(request)
-	return { session }
+	const page = await loadSessionPage(request, context, { id: params.id })
+	if (!page) notFound(request)
+	return page
 }
 
-export default function SessionPage({ loaderData }: Route.ComponentProps) {
-	return <SessionView session={loaderData.session} notLive={false} />
+export function action({ request, context }: Route.ActionArgs) {
+	return stopSessionAction(request, context)
+}
+
+export default function SessionRoute({ loaderData, params }: Route.ComponentProps) {
+	return <SessionPage {...loaderData} lang={params.lang as Locale} notLive={false} />
 }

@@ -1,7 +1,15 @@
 import { useTranslation } from 'react-i18next'
-import { StaticPage } from '#app/components/static-page'
+import type { Route } from './+types/terms'
+import { LegalDocument } from '#app/components/legal-document'
+import type { Locale } from '#app/i18n/locales'
+import { legalPage } from '#app/modules/legal/documents.server'
 
-export default function TermsPage() {
+export function loader({ params }: Route.LoaderArgs) {
+	// The language prefix is checked by the :lang layout's middleware.
+	return { document: legalPage('terms', params.lang as Locale) }
+}
+
+export default function TermsPage({ loaderData }: Route.ComponentProps) {
 	const { t } = useTranslation()
-	return <StaticPage title={t('pages.terms.title')} lead={t('pages.terms.lead')} />
+	return <LegalDocument title={t('pages.terms.title')} description={t('pages.terms.lead')} document={loaderData.document} />
 }

@@ -61,6 +61,32 @@ create unique index if not exists users_email_partial_key
 create index if not exists users_instance_id_idx on auth.users (instance_id);
 create index if not exists users_is_anonymous_idx on auth.users (is_anonymous);
 
+-- As on Supabase: row-level security on, no policy. Only the owner
+-- (supabase_auth_admin, and the app's connection through membership) and
+-- BYPASSRLS roles (service_role, the migration role) see rows; a grant
+-- given to an API role by mistake still shows nothing.
+alter table auth.users enable row level security;
+
+-- Supabase Auth's second factors (the columns the SQL core reads). A
+-- verified factor makes aal2 the level a session must reach (spec section
+-- 4); app_private.has_assurance() (supabase/migrations) reads it. Locally the
+-- Better Auth mirror in 150_better_auth.sql keeps it; on Supabase, GoTrue.
+create table if not exists auth.mfa_factors (
+  id uuid not null primary key,
+  user_id uuid not null references auth.users (id) on delete cascade,
+  friendly_name text,
+  factor_type text not null default 'totp'
+    constraint mfa_factors_factor_type_check check (factor_type in ('totp', 'webauthn', 'phone')),
+  status text not null default 'unverified'
+    constraint mfa_factors_status_check check (status in ('unverified', 'verified')),
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now()
+);
+
+create index if not exists mfa_factors_user_id_idx on auth.mfa_factors (user_id);
+
+alter table auth.mfa_factors enable row level security;
+
 -- The request helpers, exactly as Supabase defines them: PostgREST (and the
 -- app's asUser) put the verified JWT's claims in request.jwt.claims; the older
 -- per-claim settings (request.jwt.claim.sub, ...) still win when present.

@@ -183,3 +183,36 @@ drop trigger if exists sync_auth_user_delete on better_auth."user";
 create trigger sync_auth_user_delete
   after delete on better_auth."user"
   for each row execute function better_auth.sync_auth_user();
+
+-- ---------------------------------------------------------------------------
+-- auth.mfa_factors mirror
+-- ---------------------------------------------------------------------------
+
+-- Better Auth marks a user's authenticator app as on with
+-- "twoFactorEnabled" (after the first code is verified). The SQL core asks
+-- auth.mfa_factors, as on Supabase, so each such user has one verified TOTP
+-- factor there (its id is the user's: one authenticator per account
+-- locally), and none once it is switched off.
+create or replace function better_auth.sync_mfa_factor()
+returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  if new."twoFactorEnabled" is true then
+    insert into auth.mfa_factors (id, user_id, factor_type, status)
+    values (new."id", new."id", 'totp', 'verified')
+    on conflict (id) do update set status = 'verified', updated_at = now();
+  else
+    delete from auth.mfa_factors where user_id = new."id" and factor_type = 'totp';
+  end if;
+  return null;
+end;
+$$;
+
+revoke all on function better_auth.sync_mfa_factor() from public, anon, authenticated, service_role;
+
+drop trigger if exists sync_mfa_factor on better_auth."user";
+create trigger sync_mfa_factor
+  after insert or update of "twoFactorEnabled" on better_auth."user"
+  for each row execute function better_auth.sync_mfa_factor();

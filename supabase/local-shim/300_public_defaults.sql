@@ -1,20 +1,27 @@
 -- Local platform only: Supabase's privileges on schema public
 -- (supabase/postgres: 00000000000000-initial-schema.sql). The API roles may
--- use the schema and receive ALL on every table, function and sequence the
--- migration role creates there; row-level security and explicit revokes in
--- the migrations are what actually keep data private. Reproducing this
--- permissive default locally is deliberate: a migration that forgot a revoke
--- fails the same tests here that it would fail on Supabase.
+-- use the schema and, as a new project starts, receive ALL on every table,
+-- function and sequence the migration role (postgres there, app_owner here)
+-- creates there. supabase/migrations/20261124000000_privileges.sql takes
+-- that default back; reproducing the permissive start locally is
+-- deliberate, so a migration that relied on it fails here as it would on
+-- Supabase.
 --
--- Default privileges apply to objects created by the role that runs this
--- file, which is the role that runs the migrations (migrate.server.ts runs
--- both on one connection).
+-- A project gets these defaults once, when it is created, before any
+-- migration; so does a local database. Granting them again on every
+-- migrate() would undo the privileges migration on the next start.
 
 grant usage on schema public to anon, authenticated, service_role;
 
-alter default privileges in schema public
-  grant all on tables to anon, authenticated, service_role;
-alter default privileges in schema public
-  grant all on functions to anon, authenticated, service_role;
-alter default privileges in schema public
-  grant all on sequences to anon, authenticated, service_role;
+do $$
+begin
+  if not exists (select 1 from supabase_migrations.schema_migrations) then
+    alter default privileges for role app_owner in schema public
+      grant all on tables to anon, authenticated, service_role;
+    alter default privileges for role app_owner in schema public
+      grant all on functions to anon, authenticated, service_role;
+    alter default privileges for role app_owner in schema public
+      grant all on sequences to anon, authenticated, service_role;
+  end if;
+end
+$$;

@@ -2,8 +2,10 @@ import { afterAll, beforeAll, expect, test } from 'vitest'
 import { DEFAULT_RATE_LIMITS } from '#app/auth/local/options.server'
 import { asUser } from '#app/db/as-user.server'
 import type { Database } from '#app/db/database.server'
+import { publishDocumentVersions } from '#app/db/published-documents.server'
 import { describeEachDatabase } from '#tests/support/databases'
 import { startMailCatcher, type MailCatcher } from '#tests/support/mail-catcher.js'
+import { fundWallet, spendAll } from '#tests/support/wallet'
 import {
 	appPathOf,
 	createHarness,
@@ -90,9 +92,9 @@ describeEachDatabase('e-mail and password accounts', (getDb) => {
 		expect(again?.claims.session_id).not.toBe(viewer.claims.session_id)
 
 		// The database sees the user as Supabase's would: their wallet, nobody else's.
-		await db.query(`update public.wallets set balance = 70 where id = $1`, [viewer.userId])
+		await fundWallet(db, viewer.userId, 70)
 		const other = await signUpAndConfirm(h, mail, h.browser())
-		await db.query(`update public.wallets set balance = 30 where id = $1`, [other.userId])
+		await fundWallet(db, other.userId, 30)
 		const wallets = await asUser(db, viewer.claims, (tx) => tx.query('select id, balance from public.wallets'))
 		expect(wallets.rows).toEqual([{ id: viewer.userId, balance: 70 }])
 	})
@@ -433,6 +435,8 @@ describeEachDatabase('e-mail and password accounts', (getDb) => {
 		)
 		expect(users).toEqual([{ id: userId, email, confirmed: true, meta: { locale: 'tr' } }])
 		const viewer = (await h.auth.getViewer(browser.request('/tr', { method: 'GET' }))).viewer!
+		// give_consent accepts published versions only (the app publishes its configured ones at start-up).
+		await publishDocumentVersions(db, { terms_of_service: 'v1', creator_agreement: 'v1' })
 		await asUser(db, viewer.claims, async (tx) => {
 			await tx.query(`insert into public.profiles (id, username) values ($1, 'deleted_soon')`, [userId])
 			await tx.query(`select public.give_consent('terms_of_service', 'v1')`)
@@ -440,12 +444,12 @@ describeEachDatabase('e-mail and password accounts', (getDb) => {
 
 		// Coins would be destroyed with the wallet; until the forfeit ledger
 		// exists such an account is not deleted.
-		await db.query('update public.wallets set balance = 40 where id = $1', [userId])
+		await fundWallet(db, userId, 40)
 		const refused = expectError(await h.accounts.deleteAccount(browser.request('/tr/settings')), 'error-unknown', 409)
 		expect(refused.reasons).toEqual(['wallet-not-empty'])
 		expect((await userRows(db, email)).authUsers).toEqual([userId])
 
-		await db.query('update public.wallets set balance = 0 where id = $1', [userId])
+		await spendAll(db, userId)
 		const cookie = browser.cookieHeader()
 		const deleted = browser.take(await h.accounts.deleteAccount(browser.request('/tr/settings')))
 		expectOk(deleted)

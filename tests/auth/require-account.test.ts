@@ -4,6 +4,7 @@ import { servicesContext, viewerContext } from '#app/context.server'
 import type { Database } from '#app/db/database.server'
 import { initEnv } from '#app/env.server'
 import { i18nextMiddleware } from '#app/i18n/i18next.server'
+import { currentDocumentVersions } from '#app/modules/legal/documents.server'
 import { requireReadyAccount } from '#app/modules/auth/require-account.server'
 import { RETURN_PATH_COOKIE } from '#app/modules/auth/return-path.server'
 import type { Platform, Viewer } from '#app/platform/types'
@@ -17,7 +18,9 @@ import { resources } from '#locales/index'
  * (redirects, with or without JavaScript) and as JSON.
  */
 
-const env = initEnv({ NODE_ENV: 'test', TERMS_VERSION: 'v2' })
+const env = initEnv({ NODE_ENV: 'test' })
+/** The terms version users accept: the shipped document's. */
+const TERMS = currentDocumentVersions().terms_of_service
 
 function viewerFor(userId: string): Viewer {
 	return { claims: claimsFor(userId), userId, email: `${userId}@test.local` }
@@ -51,7 +54,7 @@ async function gate(db: Database, viewer: Viewer | null, init: { path?: string; 
 	return outcome
 }
 
-async function readyUser(db: Database, { username = true, terms = 'v2' as string | null } = {}) {
+async function readyUser(db: Database, { username = true, terms = TERMS as string | null } = {}) {
 	const id = await createAuthUser(db)
 	if (username) await db.query(`insert into public.profiles (id, username) values ($1, $2)`, [id, `u${id.slice(0, 8)}`])
 	if (terms) await db.query(`insert into public.consents (user_id, kind, version) values ($1, 'terms_of_service', $2)`, [id, terms])

@@ -37,3 +37,24 @@ test('Sign in opens the dialog with JavaScript, the page without; errors show in
 	await expect(page).toHaveURL('/es/terms')
 	await expect(page.getByRole('dialog', { name: tr('es', 'pages.login.title') })).toHaveCount(0)
 })
+
+test('the dialog\'s close button sits at its top right, beside the title', async ({ page }, testInfo) => {
+	await page.goto('/de/terms')
+	await page.getByRole('link', { name: tr('de', 'nav.sign-in') }).click()
+	if (testInfo.project.use.javaScriptEnabled === false) {
+		// Without JavaScript there is no dialog to close: the sign-in page opens.
+		await expect(page).toHaveURL('/de/login')
+		return
+	}
+	const dialog = page.getByRole('dialog', { name: tr('de', 'pages.login.title') })
+	const [box, title, close] = await Promise.all([
+		dialog.boundingBox(),
+		dialog.getByRole('heading', { name: tr('de', 'pages.login.title') }).boundingBox(),
+		dialog.getByRole('button', { name: tr('de', 'auth.close') }).boundingBox(),
+	])
+	expect(box!.x + box!.width - (close!.x + close!.width)).toBeLessThan(32)
+	expect(close!.x).toBeGreaterThan(title!.x + title!.width)
+	expect(close!.y).toBeLessThan(title!.y + title!.height)
+	await dialog.getByRole('button', { name: tr('de', 'auth.close') }).click()
+	await expect(dialog).toHaveCount(0)
+})

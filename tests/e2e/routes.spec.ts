@@ -8,8 +8,8 @@ const ended = DEMO_SESSIONS.luciaEnded
 /** Every route of the spec (section 2) and PRODUCT.md, with the key of its page title. */
 const PAGES: Array<{ path: string; title: string | ((lang: (typeof LANGS)[number]) => string) }> = [
 	{ path: '', title: 'home.title' },
-	{ path: '/shop', title: 'pages.shop.title' },
-	{ path: '/shop?returnPath=%2Fen%2Fterms', title: 'pages.shop.title' },
+	{ path: '/shop', title: 'shop.title' },
+	{ path: '/shop?returnPath=%2Fen%2Fterms', title: 'shop.title' },
 	{ path: '/terms', title: 'pages.terms.title' },
 	{ path: '/privacy', title: 'pages.privacy.title' },
 	{ path: '/imprint', title: 'pages.imprint.title' },
@@ -52,7 +52,7 @@ test.describe('every route in every language', () => {
 
 	test('a channel that is no longer live shows its last session with a notice', async ({ page }) => {
 		await page.goto(`/es/${ended.platform}/${ended.channel}`)
-		await expect(page.getByRole('status').filter({ hasText: tr('es', 'pages.session.not-live') })).toBeVisible()
+		await expect(page.getByRole('status').filter({ hasText: tr('es', 'sessions.not-live') })).toBeVisible()
 		await expect(page.getByRole('heading', { level: 1 })).toHaveText(ended.title)
 	})
 
@@ -78,11 +78,11 @@ test.describe('every route in every language', () => {
 				expect(href, evil).toMatch(/^(#|\/(?![/\\]))/)
 				expect(decodeURIComponent(href.split('?')[0]!), evil).not.toContain('evil.example')
 			}
-			expect(html).not.toContain(tr('en', 'pages.shop.back'))
+			expect(html).not.toContain(tr('en', 'shop.back'))
 		}
 		const html = await (await request.get('/en/shop?returnPath=%2Fen%2Fsession%2Fabc%3Fx%3D1')).text()
 		expect(hrefs(html)).toContain('/en/session/abc?x=1')
-		expect(html).toContain(tr('en', 'pages.shop.back'))
+		expect(html).toContain(tr('en', 'shop.back'))
 	})
 
 	test('translations are served per locale and cached for a day', async ({ request }) => {

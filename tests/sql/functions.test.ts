@@ -1,7 +1,8 @@
-import { expect, test } from 'vitest'
+import { beforeEach, expect, test } from 'vitest'
 import { asUser } from '#app/db/as-user.server'
 import type { Database } from '#app/db/database.server'
 import { toAppError } from '#app/db/database.server'
+import { publishDocumentVersions } from '#app/db/published-documents.server'
 import { claimsFor, createAuthUser, describeEachDatabase, rejectionOf } from '#tests/support/databases'
 
 async function isAvailable(db: Database, name: string | null, userId: string | null = null): Promise<boolean | null> {
@@ -55,6 +56,12 @@ describeEachDatabase('is_username_available', (getDb) => {
 })
 
 describeEachDatabase('has_consented / give_consent', (getDb) => {
+	beforeEach(async () => {
+		const db = getDb()
+		await publishDocumentVersions(db, { terms_of_service: 'v1', creator_agreement: '2026-11-01' })
+		await publishDocumentVersions(db, { terms_of_service: 'v2', creator_agreement: 'v1' })
+	})
+
 	test('visitors get one row, not consented', async () => {
 		expect(await consented(getDb(), null, 'v1', 'v1')).toEqual([{ terms_of_service: false, creator_agreement: false }])
 	})
@@ -104,6 +111,10 @@ describeEachDatabase('has_consented / give_consent', (getDb) => {
 			[user, 'terms_of_service', null, 'error-invalid-consent-version'],
 			[user, 'terms_of_service', 'v'.repeat(33), 'error-invalid-consent-version'],
 			[user, 'terms_of_service', 'v 1', 'error-invalid-consent-version'],
+			// Well-formed, but never published.
+			[user, 'terms_of_service', 'v3', 'error-invalid-consent-version'],
+			[user, 'terms_of_service', '2026-11-01', 'error-invalid-consent-version'],
+			[user, 'creator_agreement', 'v2', 'error-invalid-consent-version'],
 		]
 		for (const [who, kind, version, code] of cases) {
 			const error = await rejectionOf(giveConsent(db, who, kind, version))

@@ -1,9 +1,10 @@
+import { randomUUID } from 'node:crypto'
 import path from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { createDatabase } from '#app/db/database.server'
 import { listMigrations, migrate } from '#app/db/migrate.server'
 import { DEMO_BALANCE, DEMO_SESSIONS, DEMO_USERS, seedDemoData } from '#app/db/seed.server'
-import { createEmptyDatabase, DATABASE_KINDS, describeEachDatabase } from '#tests/support/databases'
+import { applyMigration, createAuthUser, createEmptyDatabase, DATABASE_KINDS, describeEachDatabase } from '#tests/support/databases'
 
 const migrationsDir = path.join(process.cwd(), 'supabase', 'migrations')
 
@@ -138,9 +139,120 @@ describeEachDatabase('seedDemoData', (getDb) => {
 	test('running it again changes nothing, not even spent balances', async () => {
 		const db = getDb()
 		await seedDemoData(db)
-		await db.query('update public.wallets set balance = 100 where id = $1', [DEMO_USERS.jonas.id])
+		// Spend some of jonas's coins (into a pot), as a boost would.
+		await db.query(
+			`select * from ledger.transfer(ledger.wallet_account($1), ledger.pot_account(gen_random_uuid()), 2400, 'boost', null, 'test-spend-jonas')`,
+			[DEMO_USERS.jonas.id],
+		)
 		const before = await snapshot()
 		await seedDemoData(db)
 		expect(await snapshot()).toEqual(before)
+	})
+})
+
+describeEachDatabase("migrations run with the limits of Supabase's postgres role", (getDb) => {
+	test('the migration role is no superuser, bypasses RLS like postgres, and belongs to none of the service roles', async () => {
+		const { rows } = await getDb().query(
+			`select rolsuper, rolbypassrls, rolcreaterole, rolcanlogin,
+				pg_has_role('app_owner', 'supabase_auth_admin', 'member') as in_auth_admin,
+				pg_has_role('app_owner', 'supabase_admin', 'member') as in_supabase_admin
+			 from pg_roles where rolname = 'app_owner'`,
+		)
+		expect(rows).toEqual([
+			{ rolsuper: false, rolbypassrls: true, rolcreaterole: false, rolcanlogin: false, in_auth_admin: false, in_supabase_admin: false },
+		])
+	})
+
+	test('auth belongs to supabase_auth_admin and realtime to supabase_admin; auth.users has row-level security on', async () => {
+		const { rows } = await getDb().query(
+			`select
+				(select nspowner::regrole::text from pg_namespace where nspname = 'auth') as auth_schema,
+				(select relowner::regrole::text from pg_class where oid = 'auth.users'::regclass) as auth_users,
+				(select relrowsecurity from pg_class where oid = 'auth.users'::regclass) as auth_users_rls,
+				(select proowner::regrole::text from pg_proc where oid = 'auth.uid()'::regprocedure) as auth_uid,
+				(select nspowner::regrole::text from pg_namespace where nspname = 'realtime') as realtime_schema,
+				(select proowner::regrole::text from pg_proc where oid = 'realtime.topic()'::regprocedure) as realtime_topic`,
+		)
+		expect(rows).toEqual([
+			{
+				auth_schema: 'supabase_auth_admin',
+				auth_users: 'supabase_auth_admin',
+				auth_users_rls: true,
+				auth_uid: 'supabase_auth_admin',
+				realtime_schema: 'supabase_admin',
+				realtime_topic: 'supabase_admin',
+			},
+		])
+	})
+
+	test('everything the migrations create, definer functions included, belongs to the migration role', async () => {
+		const { rows } = await getDb().query<{ object: string }>(
+			`select format('%s.%s', n.nspname, c.relname) as object
+			 from pg_class c join pg_namespace n on n.oid = c.relnamespace
+			 where n.nspname in ('public', 'app_private') and c.relowner <> 'app_owner'::regrole
+			 union all
+			 select p.oid::regprocedure::text from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+			 where n.nspname in ('public', 'app_private') and p.proowner <> 'app_owner'::regrole
+			 union all
+			 select nspname from pg_namespace where nspname = 'app_private' and nspowner <> 'app_owner'::regrole`,
+		)
+		expect(rows).toEqual([])
+	})
+
+	const REFUSED: Array<[string, string]> = [
+		['a column added to auth.users', 'alter table auth.users add column nickname text'],
+		['row-level security switched off on auth.users', 'alter table auth.users disable row level security'],
+		['an index on auth.users', 'create index users_nickname_idx on auth.users (email, phone)'],
+		['a function in auth', `create function auth.is_admin() returns boolean language sql as 'select false'`],
+		['a changed auth helper', `create or replace function auth.uid() returns uuid language sql as 'select null::uuid'`],
+		['a table in auth', 'create table auth.extra (id int)'],
+		['a table in realtime', 'create table realtime.extra (id int)'],
+		['a function in realtime', `create function realtime.extra() returns int language sql as 'select 1'`],
+		['a dropped auth table', 'drop table auth.mfa_factors'],
+		['membership in the auth admin role', 'grant supabase_auth_admin to app_owner'],
+		['a new role', 'create role sneaky'],
+	]
+
+	for (const [what, sql] of REFUSED) {
+		test(`a migration with ${what} fails locally, as it would under supabase db push`, async () => {
+			const db = getDb()
+			await expect(applyMigration(db, sql)).rejects.toThrow(/29991231000000_extra\.sql failed: (must be owner|permission denied|must have admin option)/)
+			const { rows } = await db.query("select 1 from supabase_migrations.schema_migrations where version = '29991231000000'")
+			expect(rows).toEqual([])
+		})
+	}
+
+	test('a migration may still add what postgres may add there: a trigger and a foreign key on auth.users, a policy on realtime.messages', async () => {
+		const db = getDb()
+		await applyMigration(
+			db,
+			`create table public.notes (
+				id uuid primary key default gen_random_uuid(),
+				author uuid not null references auth.users (id) on delete cascade
+			);
+			alter table public.notes enable row level security;
+			create function public.note_on_sign_up() returns trigger language plpgsql security definer set search_path = '' as $$
+			begin
+				insert into public.notes (author) values (new.id);
+				return new;
+			end;
+			$$;
+			create trigger note_on_sign_up after insert on auth.users for each row execute function public.note_on_sign_up();
+			create policy "Nobody reads broadcasts on notes" on realtime.messages for select to authenticated
+				using (realtime.messages.topic <> 'notes');`,
+		)
+		const user = await createAuthUser(db)
+		expect((await db.query('select author from public.notes')).rows).toEqual([{ author: user }])
+	})
+
+	test('a Better Auth sign-up still creates the auth.users row and the wallet through definer functions the migration role owns', async () => {
+		const db = getDb()
+		const id = randomUUID()
+		await db.query(
+			`insert into better_auth."user" ("id", "name", "email", "emailVerified") values ($1, '', $2, false)`,
+			[id, `${id}@test.local`],
+		)
+		expect((await db.query('select id from auth.users where id = $1', [id])).rows).toEqual([{ id }])
+		expect((await db.query('select balance from public.wallets where id = $1', [id])).rows).toEqual([{ balance: 0 }])
 	})
 })

@@ -2,6 +2,7 @@ import { expect, test } from 'vitest'
 import { asServiceRole, asUser } from '#app/db/as-user.server'
 import type { Database } from '#app/db/database.server'
 import { claimsFor, createAuthUser, describeEachDatabase, rejectionOf } from '#tests/support/databases'
+import { fundWallet, spendAll } from '#tests/support/wallet'
 
 const PERMISSION_DENIED = '42501'
 
@@ -18,7 +19,8 @@ async function twoUsers(db: Database) {
 		`insert into public.consents (user_id, kind, version) values ($1, 'terms_of_service', 'v1'), ($2, 'terms_of_service', 'v1')`,
 		[a, b],
 	)
-	await db.query(`update public.wallets set balance = 500 where id in ($1, $2)`, [a, b])
+	await fundWallet(db, a, 500)
+	await fundWallet(db, b, 500)
 	await db.query(
 		`insert into public.sessions (creator_id, title, platform, channel) values ($1, 'Live with A', 'twitch', 'chan_a')`,
 		[a],
@@ -193,9 +195,10 @@ describeEachDatabase('row-level security', (getDb) => {
 		expect(error.constraint).toBe('wallets_balance_not_negative')
 	})
 
-	test("deleting an account removes the user's rows", async () => {
+	test("deleting an account with an empty wallet removes the user's rows", async () => {
 		const db = getDb()
 		const { a, b } = await twoUsers(db)
+		await spendAll(db, a)
 		await db.query('delete from auth.users where id = $1', [a])
 		for (const [table, column] of [
 			['wallets', 'id'],

@@ -1,7 +1,8 @@
 import { expect, test } from 'vitest'
-import type { Database } from '#app/db/database.server'
+import { asUser, type JwtClaims } from '#app/db/as-user.server'
+import type { Database, Queryable } from '#app/db/database.server'
 import { toAppError } from '#app/db/database.server'
-import { createAuthUser, describeEachDatabase, rejectionOf } from '#tests/support/databases'
+import { claimsFor, createAuthUser, describeEachDatabase, rejectionOf } from '#tests/support/databases'
 
 type SessionInput = {
 	creator_id: string
@@ -162,5 +163,359 @@ describeEachDatabase('creator_profiles', (getDb) => {
 			)
 			expect(error.code, channel).toBe('23514')
 		}
+	})
+})
+
+// ---------------------------------------------------------------------------
+// create_session, stop_active_session and channel linking (the functions)
+// ---------------------------------------------------------------------------
+
+const AGREEMENT = '2026-11-01'
+
+type Start = {
+	title: unknown
+	minBoost: unknown
+	maxDares: unknown
+	maxFree: unknown
+	platform: unknown
+	channel: unknown
+	seconds: unknown
+}
+
+const VALID: Start = { title: 'Spicy noodles', minBoost: 200, maxDares: 5, maxFree: 1, platform: 'twitch', channel: 'mia_plays', seconds: 180 }
+
+/** A creator with a Twitch channel and the current agreement accepted. */
+/** Publishes a document version as the app does at start-up; the last one published is current. */
+async function publish(db: Database, kind: 'terms_of_service' | 'creator_agreement', version: string) {
+	await db.query(
+		`insert into public.published_documents (kind, version, published_at) values ($1, $2, clock_timestamp())
+		 on conflict (kind, version) do nothing`,
+		[kind, version],
+	)
+}
+
+async function creator(db: Database, channel = 'mia_plays', { agreement = true } = {}): Promise<string> {
+	await publish(db, 'terms_of_service', AGREEMENT)
+	await publish(db, 'creator_agreement', AGREEMENT)
+	const id = await createAuthUser(db)
+	await db.query('select app_private.set_channel($1, $2, $3)', [id, 'twitch', channel])
+	if (agreement) await db.query(`insert into public.consents (user_id, kind, version) values ($1, 'creator_agreement', $2)`, [id, AGREEMENT])
+	return id
+}
+
+function start(db: Database, claims: JwtClaims | null, input: Partial<Start> = {}) {
+	const v = { ...VALID, ...input }
+	return asUser(db, claims, async (tx) => {
+		const { rows } = await tx.query<{ id: string; channel: string; title: string; status: string; voting_duration: number }>(
+			'select * from public.create_session($1, $2, $3, $4, $5, $6, $7)',
+			[v.title, v.minBoost, v.maxDares, v.maxFree, v.platform, v.channel, v.seconds],
+		)
+		return rows[0]!
+	})
+}
+
+function stop(db: Database, claims: JwtClaims | null) {
+	return asUser(db, claims, async (tx) => {
+		const { rows } = await tx.query<{ id: string; status: string; ended_at: Date | null }>('select * from public.stop_active_session()')
+		return rows[0]!
+	})
+}
+
+async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
+	const error = await rejectionOf(promise)
+	return toAppError(error)?.code ?? error.code
+}
+
+async function activeCount(db: Queryable, creatorId: string): Promise<number> {
+	const { rows } = await db.query<{ n: number }>(`select count(*)::int as n from public.sessions where creator_id = $1 and status = 'active'`, [creatorId])
+	return rows[0]!.n
+}
+
+async function enrolSecondFactor(db: Database, userId: string) {
+	await db.query(`insert into auth.mfa_factors (id, user_id, factor_type, status) values (gen_random_uuid(), $1, 'totp', 'verified')`, [userId])
+}
+
+describeEachDatabase('create_session', (getDb) => {
+	test('a creator with the agreement starts a session on their channel and gets it back', async () => {
+		const db = getDb()
+		const a = await creator(db, 'Mia_Plays')
+		const session = await start(db, claimsFor(a), { channel: 'MIA_PLAYS', title: '  Spicy noodles  ' })
+		// Stored on the channel as linked, with the title trimmed.
+		expect(session).toMatchObject({ status: 'active', channel: 'Mia_Plays', title: 'Spicy noodles', voting_duration: 180 })
+		const { rows } = await db.query('select creator_id, min_boost, max_dares_per_user, max_free_dares_per_user from public.sessions where id = $1', [session.id])
+		expect(rows).toEqual([{ creator_id: a, min_boost: 200, max_dares_per_user: 5, max_free_dares_per_user: 1 }])
+	})
+
+	test('each setting is accepted at its edges and refused beyond them', async () => {
+		const db = getDb()
+		const a = await creator(db)
+		const refused: Array<[Partial<Start>, string]> = [
+			[{ title: '' }, 'error-title-required'],
+			[{ title: '   ' }, 'error-title-required'],
+			[{ title: null }, 'error-title-required'],
+			[{ title: 'x'.repeat(141) }, 'error-title-too-long'],
+			[{ minBoost: 40 }, 'error-invalid-min-boost'],
+			[{ minBoost: 55 }, 'error-invalid-min-boost'],
+			[{ minBoost: 100_010 }, 'error-invalid-min-boost'],
+			[{ minBoost: null }, 'error-invalid-min-boost'],
+			[{ maxDares: 0 }, 'error-invalid-max-dares-per-user'],
+			[{ maxDares: 101 }, 'error-invalid-max-dares-per-user'],
+			[{ maxDares: -5 }, 'error-invalid-max-dares-per-user'],
+			[{ maxFree: -1 }, 'error-invalid-max-free-dares-per-user'],
+			[{ maxDares: 3, maxFree: 4 }, 'error-invalid-max-free-dares-per-user'],
+			[{ maxFree: null }, 'error-invalid-max-free-dares-per-user'],
+			[{ seconds: 25 }, 'error-invalid-voting-duration'],
+			[{ seconds: 31 }, 'error-invalid-voting-duration'],
+			[{ seconds: 3605 }, 'error-invalid-voting-duration'],
+			[{ platform: 'tiktok' }, 'error-invalid-platform'],
+			[{ platform: null }, 'error-invalid-platform'],
+		]
+		for (const [input, code] of refused) {
+			expect(await codeOf(start(db, claimsFor(a), input)), JSON.stringify(input)).toBe(code)
+		}
+		expect(await activeCount(db, a)).toBe(0)
+
+		// The lower edges, then the upper ones.
+		await start(db, claimsFor(a), { title: 'x', minBoost: 50, maxDares: 1, maxFree: 0, seconds: 30 })
+		await stop(db, claimsFor(a))
+		await start(db, claimsFor(a), { title: 'é'.repeat(140), minBoost: 100_000, maxDares: 100, maxFree: 100, seconds: 3600 })
+		expect(await activeCount(db, a)).toBe(1)
+	})
+
+	test('non-numeric settings are refused by the database, not coerced', async () => {
+		const db = getDb()
+		const a = await creator(db)
+		const error = await rejectionOf(start(db, claimsFor(a), { minBoost: '200.5' }))
+		expect(error.code).toBe('22P02')
+		const overflow = await rejectionOf(start(db, claimsFor(a), { seconds: 2 ** 31 }))
+		expect(overflow.code).toBe('22003')
+	})
+
+	test('a user without a linked channel is told they must be a creator', async () => {
+		const db = getDb()
+		const viewer = await createAuthUser(db)
+		await db.query(`insert into public.consents (user_id, kind, version) values ($1, 'creator_agreement', $2)`, [viewer, AGREEMENT])
+		expect(await codeOf(start(db, claimsFor(viewer)))).toBe('error-not-a-creator')
+		// Even with an invalid title: being a creator is checked first.
+		expect(await codeOf(start(db, claimsFor(viewer), { title: '' }))).toBe('error-not-a-creator')
+	})
+
+	test('the channel must be the caller\'s own on the chosen platform', async () => {
+		const db = getDb()
+		const a = await creator(db, 'mia_plays')
+		await creator(db, 'other_chan')
+		expect(await codeOf(start(db, claimsFor(a), { platform: 'kick', channel: 'mia_plays' }))).toBe('error-no-channel-on-platform')
+		expect(await codeOf(start(db, claimsFor(a), { channel: 'other_chan' }))).toBe('error-no-channel-on-platform')
+		expect(await codeOf(start(db, claimsFor(a), { channel: null }))).toBe('error-no-channel-on-platform')
+		expect(await codeOf(start(db, claimsFor(a), { channel: "mia_plays' or '1'='1" }))).toBe('error-no-channel-on-platform')
+		expect(await activeCount(db, a)).toBe(0)
+	})
+
+	test('the current creator agreement is required; an older version does not count', async () => {
+		const db = getDb()
+		const a = await creator(db, 'mia_plays', { agreement: false })
+		expect(await codeOf(start(db, claimsFor(a)))).toBe('error-creator-agreement-required')
+		await db.query(`insert into public.consents (user_id, kind, version) values ($1, 'creator_agreement', '2025-01-01')`, [a])
+		expect(await codeOf(start(db, claimsFor(a)))).toBe('error-creator-agreement-required')
+		// Accepting the terms of service is not accepting the agreement.
+		await db.query(`insert into public.consents (user_id, kind, version) values ($1, 'terms_of_service', $2)`, [a, AGREEMENT])
+		expect(await codeOf(start(db, claimsFor(a)))).toBe('error-creator-agreement-required')
+		await asUser(db, claimsFor(a), (tx) => tx.query(`select public.give_consent('creator_agreement', $1)`, [AGREEMENT]))
+		await start(db, claimsFor(a))
+	})
+
+	test('a newly published agreement version must be accepted again', async () => {
+		const db = getDb()
+		const a = await creator(db)
+		await publish(db, 'creator_agreement', '2027-01-01')
+		expect(await codeOf(start(db, claimsFor(a)))).toBe('error-creator-agreement-required')
+		await asUser(db, claimsFor(a), (tx) => tx.query(`select public.give_consent('creator_agreement', '2027-01-01')`))
+		await start(db, claimsFor(a))
+	})
+
+	test('one active session per creator, even when two starts race', async () => {
+		const db = getDb()
+		const a = await creator(db)
+		const results = await Promise.allSettled([start(db, claimsFor(a)), start(db, claimsFor(a)), start(db, claimsFor(a))])
+		expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1)
+		for (const r of results) {
+			if (r.status === 'rejected') expect(toAppError(r.reason)?.code).toBe('error-session-already-active')
+		}
+		expect(await activeCount(db, a)).toBe(1)
+		expect(await codeOf(start(db, claimsFor(a)))).toBe('error-session-already-active')
+	})
+
+	test('one active session per channel: a channel handed to another creator stays taken while live', async () => {
+		const db = getDb()
+		const a = await creator(db, 'shared_chan')
+		const b = await creator(db, 'b_chan')
+		await start(db, claimsFor(a), { channel: 'shared_chan' })
+		// A session left on the channel (a demo row, an operator's insert) still blocks it.
+		await db.query(`update public.creator_profiles set twitch_channel = null, kick_channel = 'a_kick' where id = $1`, [a])
+		await db.query(`update public.creator_profiles set twitch_channel = 'SHARED_CHAN' where id = $1`, [b])
+		expect(await codeOf(start(db, claimsFor(b), { channel: 'shared_chan' }))).toBe('error-channel-already-live')
+	})
+
+	test('aal1 is refused for a creator with a verified second factor, aal2 is accepted', async () => {
+		const db = getDb()
+		const a = await creator(db)
+		await enrolSecondFactor(db, a)
+		expect(await codeOf(start(db, claimsFor(a, { aal: 'aal1' })))).toBe('error-aal2-required')
+		expect(await codeOf(start(db, claimsFor(a)))).toBe('error-aal2-required')
+		await start(db, claimsFor(a, { aal: 'aal2' }))
+		expect(await codeOf(stop(db, claimsFor(a, { aal: 'aal1' })))).toBe('error-aal2-required')
+		expect(await activeCount(db, a)).toBe(1)
+	})
+
+	test('visitors cannot call it, and nobody can write sessions directly', async () => {
+		const db = getDb()
+		const a = await creator(db)
+		expect((await rejectionOf(start(db, null))).code).toBe('42501')
+		expect((await rejectionOf(stop(db, null))).code).toBe('42501')
+		// A forged claim set without a user is no caller.
+		expect(
+			await codeOf(
+				asUser(db, null, async (tx) => {
+					await tx.query(`select set_config('role', 'authenticated', true)`)
+					return tx.query(`select public.create_session('t', 200, 5, 1, 'twitch', 'mia_plays', 180)`)
+				}),
+			),
+		).toBe('error-not-authenticated')
+		for (const sql of [
+			`insert into public.sessions (creator_id, title, platform, channel) values ('${a}', 't', 'twitch', 'mia_plays')`,
+			`update public.sessions set status = 'ended', ended_at = now()`,
+			`delete from public.sessions`,
+		]) {
+			expect((await rejectionOf(asUser(db, claimsFor(a), (tx) => tx.query(sql)))).code, sql).toBe('42501')
+		}
+		// The helpers in app_private are not callable by the API roles.
+		for (const sql of [
+			`select app_private.set_channel('${a}', 'twitch', 'stolen')`,
+			`select app_private.twitch_login('${a}')`,
+			`select app_private.current_document_version('creator_agreement')`,
+		]) {
+			expect((await rejectionOf(asUser(db, claimsFor(a), (tx) => tx.query(sql)))).code, sql).toBe('42501')
+		}
+	})
+})
+
+describeEachDatabase('stop_active_session', (getDb) => {
+	test('the creator stops their live session: ended, with its end time; the channel is free again', async () => {
+		const db = getDb()
+		const a = await creator(db)
+		const started = await start(db, claimsFor(a))
+		const stopped = await stop(db, claimsFor(a))
+		expect(stopped.id).toBe(started.id)
+		expect(stopped.status).toBe('ended')
+		expect(stopped.ended_at).toBeInstanceOf(Date)
+		expect(await codeOf(stop(db, claimsFor(a)))).toBe('error-no-active-session')
+		await start(db, claimsFor(a))
+	})
+
+	test("nobody stops another creator's session", async () => {
+		const db = getDb()
+		const a = await creator(db, 'a_chan')
+		const b = await creator(db, 'b_chan')
+		const viewer = await createAuthUser(db)
+		await start(db, claimsFor(a), { channel: 'a_chan' })
+		expect(await codeOf(stop(db, claimsFor(b)))).toBe('error-no-active-session')
+		expect(await codeOf(stop(db, claimsFor(viewer)))).toBe('error-not-a-creator')
+		// A forged sub of the creator is the creator: the JWT is what proves it, which the app verifies.
+		expect(await activeCount(db, a)).toBe(1)
+	})
+})
+
+describeEachDatabase('channel linking', (getDb) => {
+	async function twitchIdentity(db: Queryable, userId: string, login: string) {
+		await db.query(
+			`insert into auth.identities (provider_id, user_id, provider, identity_data, created_at, updated_at)
+			 values ($1, $2, 'twitch', $3, now(), now())`,
+			[`tw-${login}`, userId, JSON.stringify({ sub: `tw-${login}`, name: login, full_name: login })],
+		)
+	}
+	async function channels(db: Queryable, userId: string) {
+		const { rows } = await db.query('select twitch_channel, youtube_channel, kick_channel from public.creator_profiles where id = $1', [userId])
+		return rows[0] ?? null
+	}
+
+	test('a Twitch identity links its channel, unless another creator has it', async () => {
+		const db = getDb()
+		const a = await createAuthUser(db)
+		const b = await createAuthUser(db)
+		await twitchIdentity(db, a, 'Mia_Plays')
+		expect(await channels(db, a)).toEqual({ twitch_channel: 'Mia_Plays', youtube_channel: null, kick_channel: null })
+		// The same login on a second account does not take the channel (and does not fail the sign-in).
+		await db.query(`insert into auth.identities (provider_id, user_id, provider, identity_data) values ('x', $1, 'twitch', '{"name": "mia_plays"}')`, [b])
+		expect(await channels(db, b)).toBeNull()
+		// A login that is no channel name is ignored too.
+		await db.query(`update auth.identities set identity_data = '{"name": "../etc"}' where provider_id = 'x'`)
+		expect(await channels(db, b)).toBeNull()
+	})
+
+	test('Better Auth Twitch accounts are mirrored as identities on the local platform', async () => {
+		const db = getDb()
+		const { rows } = await db.query<{ id: string }>(
+			`insert into better_auth."user" (id, name, email, "emailVerified", "updatedAt") values (gen_random_uuid(), 'm', 'm@test.local', true, now()) returning id`,
+		)
+		const id = rows[0]!.id
+		await db.query(
+			`insert into better_auth."account" (id, "accountId", "providerId", "userId", "updatedAt", "providerLogin") values (gen_random_uuid(), '123', 'twitch', $1, now(), 'streamer_one')`,
+			[id],
+		)
+		expect(await channels(db, id)).toMatchObject({ twitch_channel: 'streamer_one' })
+		const identity = await db.query(`select provider, provider_id, identity_data ->> 'name' as login from auth.identities where user_id = $1`, [id])
+		expect(identity.rows).toEqual([{ provider: 'twitch', provider_id: '123', login: 'streamer_one' }])
+		await db.query(`delete from better_auth."account" where "userId" = $1`, [id])
+		expect((await db.query('select 1 from auth.identities where user_id = $1', [id])).rows).toHaveLength(0)
+	})
+
+	test('a user links their Twitch channel by hand and unlinks it; with no channel left they are no creator', async () => {
+		const db = getDb()
+		const a = await createAuthUser(db)
+		expect(await codeOf(asUser(db, claimsFor(a), (tx) => tx.query('select public.link_twitch_channel()')))).toBe('error-no-twitch-identity')
+		await twitchIdentity(db, a, 'mia_plays')
+		await asUser(db, claimsFor(a), (tx) => tx.query(`select public.unlink_channel('twitch')`))
+		expect(await channels(db, a)).toBeNull()
+		await asUser(db, claimsFor(a), (tx) => tx.query('select public.link_twitch_channel()'))
+		expect(await channels(db, a)).toMatchObject({ twitch_channel: 'mia_plays' })
+		expect(await codeOf(asUser(db, claimsFor(a), (tx) => tx.query(`select public.unlink_channel('myspace')`)))).toBe('error-invalid-platform')
+	})
+
+	test('a live channel cannot be unlinked until its session is stopped', async () => {
+		const db = getDb()
+		const a = await creator(db)
+		await start(db, claimsFor(a))
+		expect(await codeOf(asUser(db, claimsFor(a), (tx) => tx.query(`select public.unlink_channel('twitch')`)))).toBe('error-channel-in-use')
+		// Another platform's channel is not live and may go.
+		await db.query('select app_private.set_channel($1, $2, $3)', [a, 'kick', 'mia_kick'])
+		await asUser(db, claimsFor(a), (tx) => tx.query(`select public.unlink_channel('kick')`))
+		await stop(db, claimsFor(a))
+		await asUser(db, claimsFor(a), (tx) => tx.query(`select public.unlink_channel('twitch')`))
+		expect(await channels(db, a)).toBeNull()
+	})
+
+	test('linking needs the second factor when one is enrolled, and visitors cannot link', async () => {
+		const db = getDb()
+		const a = await createAuthUser(db)
+		await twitchIdentity(db, a, 'mia_plays')
+		await enrolSecondFactor(db, a)
+		expect(await codeOf(asUser(db, claimsFor(a), (tx) => tx.query(`select public.unlink_channel('twitch')`)))).toBe('error-aal2-required')
+		expect(await codeOf(asUser(db, claimsFor(a), (tx) => tx.query('select public.link_twitch_channel()')))).toBe('error-aal2-required')
+		for (const sql of ['select public.link_twitch_channel()', `select public.unlink_channel('twitch')`]) {
+			expect((await rejectionOf(asUser(db, null, (tx) => tx.query(sql)))).code, sql).toBe('42501')
+		}
+		expect(await channels(db, a)).toMatchObject({ twitch_channel: 'mia_plays' })
+	})
+
+	test('the operator link refuses a channel another creator has, and bad names', async () => {
+		const db = getDb()
+		const a = await creator(db, 'taken_chan')
+		const b = await createAuthUser(db)
+		const error = await rejectionOf(db.query('select app_private.set_channel($1, $2, $3)', [b, 'twitch', 'TAKEN_CHAN']))
+		expect(toAppError(error)?.code).toBe('error-channel-taken')
+		expect(await codeOf(db.query('select app_private.set_channel($1, $2, $3)', [b, 'twitch', '../x']))).toBe('error-invalid-channel')
+		expect(await codeOf(db.query('select app_private.set_channel($1, $2, $3)', [b, 'vimeo', 'x']))).toBe('error-invalid-platform')
+		expect(await channels(db, b)).toBeNull()
+		expect(await channels(db, a)).toMatchObject({ twitch_channel: 'taken_chan' })
 	})
 })

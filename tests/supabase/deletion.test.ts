@@ -3,6 +3,7 @@ import { createSupabaseAuth } from '#app/platform/supabase/account-service.serve
 import { describeEachDatabase } from '#tests/support/databases'
 import { APP_URL, Browser, expectError, expectOk } from './browser'
 import { FakeGoTrue } from './fake-gotrue'
+import { fundWallet } from '#tests/support/wallet'
 
 /**
  * Account deletion on the Supabase platform checks the wallet in the app's
@@ -27,7 +28,7 @@ describeEachDatabase('Supabase account deletion and the wallet', (getDb) => {
 		const user = fake.addUser('ada@example.com', 'correct horse')
 		// Supabase's auth.users row (the local shim's here); the core migration's trigger gives it its wallet.
 		await db.query('insert into auth.users (id, email) values ($1, $2)', [user.id, user.email])
-		await db.query('update public.wallets set balance = $2 where id = $1', [user.id, balance])
+		if (balance > 0) await fundWallet(db, user.id, balance)
 		const { accounts } = createSupabaseAuth({ url: fake.url, anonKey: 'anon', appUrl: APP_URL, serviceRoleKey: fake.serviceRoleKey, db })
 		const browser = new Browser()
 		browser.take(await accounts.signIn(browser.request('/en/login'), { email: user.email, password: 'correct horse' }))

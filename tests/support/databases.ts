@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto'
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import pg from 'pg'
 import { afterAll, afterEach, beforeAll, beforeEach, describe } from 'vitest'
 import { createDatabase, createPGliteDatabase, type Database, type Queryable } from '#app/db/database.server'
@@ -66,6 +69,10 @@ const RESET_PGLITE = `
 		end loop;
 	end
 	$$;
+	-- What outlives the schemas: the migration role's default privileges
+	-- (global ones, such as the privileges migration's revoke of EXECUTE from
+	-- PUBLIC) and its grants on the database. A new database has neither.
+	drop owned by app_owner;
 	create schema public authorization pg_database_owner;
 	grant usage on schema public to public;
 `
@@ -222,4 +229,21 @@ export async function rejectionOf(promise: Promise<unknown>): Promise<Error & { 
 		throw new Error(`rejected with a non-Error: ${String(error)}`)
 	}
 	throw new Error('expected a rejection, but it resolved')
+}
+
+/**
+ * Apply `sql` as one more migration after supabase/migrations, exactly as
+ * they are applied (on the local platform: as the migration role). Rejects
+ * like migrate() when the SQL fails.
+ */
+export async function applyMigration(db: Database, sql: string): Promise<void> {
+	const dir = await mkdtemp(path.join(tmpdir(), 'dareboost-migration-'))
+	try {
+		await cp(path.join(process.cwd(), 'supabase'), dir, { recursive: true })
+		await mkdir(path.join(dir, 'migrations'), { recursive: true })
+		await writeFile(path.join(dir, 'migrations', '29991231000000_extra.sql'), sql)
+		await migrate(db, { platform: 'local', dir })
+	} finally {
+		await rm(dir, { recursive: true, force: true })
+	}
 }

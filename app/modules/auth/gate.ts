@@ -7,5 +7,5 @@ export function hidesAuthDialogs(pathname: string): boolean {
 }
 
 /** The actions a visitor must sign in for (spec section 3); each has its must-log-in toast, gate.must-log-in-{reason}. */
-export const GATED_REASONS = ['boost', 'create-dare', 'vote'] as const
+export const GATED_REASONS = ['boost', 'create-dare', 'vote', 'buy'] as const
 export type GatedReason = (typeof GATED_REASONS)[number]

@@ -2,6 +2,7 @@ import { data, type RouterContextProvider } from 'react-router'
 import { redirectWithError } from 'remix-toast'
 import { servicesContext, viewerContext } from '#app/context.server'
 import { getInstance } from '#app/i18n/i18next.server'
+import { currentDocumentVersions } from '#app/modules/legal/documents.server'
 import { DEFAULT_LOCALE, localeFromPath } from '#app/i18n/locales'
 import type { Viewer } from '#app/platform/types'
 import { queryAsViewer } from '#app/utils/db.server'
@@ -43,7 +44,10 @@ export async function requireReadyAccount(
 			headers: { 'set-cookie': rememberReturnPath(back, env.APP_URL.startsWith('https:')) },
 		})
 	}
-	const { gate } = await queryAsViewer(context, (tx) => accountGate(tx, env.TERMS_VERSION, env.CREATOR_AGREEMENT_VERSION))
+	const { gate } = await queryAsViewer(context, (tx) => {
+		const versions = currentDocumentVersions()
+		return accountGate(tx, versions.terms_of_service, versions.creator_agreement)
+	})
 	if (gate) {
 		if (json) throw data({ error: 'error-account-incomplete' }, { status: 403 })
 		throw await redirectWithError(back, t(gate === 'complete-profile' ? 'account.complete-required' : 'account.terms-accept-to-continue'))

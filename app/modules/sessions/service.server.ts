@@ -1,11 +1,7 @@
 import type { Queryable } from '#app/db/database.server'
+import { PLATFORMS, type StartSessionInput, type StreamPlatform } from './schemas'
 
-export const PLATFORMS = ['twitch', 'youtube', 'kick'] as const
-export type StreamPlatform = (typeof PLATFORMS)[number]
-
-export function isPlatform(value: unknown): value is StreamPlatform {
-	return typeof value === 'string' && (PLATFORMS as readonly string[]).includes(value)
-}
+export { isPlatform, PLATFORMS, type StreamPlatform } from './schemas'
 
 export interface SessionSummary {
 	id: string
@@ -16,6 +12,8 @@ export interface SessionSummary {
 	creatorId: string
 	creatorName: string | null
 	minBoost: number
+	maxDaresPerUser: number
+	maxFreeDaresPerUser: number
 	votingDuration: number
 	createdAt: string
 	endedAt: string | null
@@ -30,6 +28,8 @@ type SessionRow = {
 	creator_id: string
 	creator_name: string | null
 	min_boost: number
+	max_dares_per_user: number
+	max_free_dares_per_user: number
 	voting_duration: number
 	created_at: Date | string
 	ended_at: Date | string | null
@@ -37,7 +37,7 @@ type SessionRow = {
 
 const SELECT_SESSION = `
 	select s.id, s.title, s.platform, s.channel, s.status, s.creator_id, p.username as creator_name,
-	       s.min_boost, s.voting_duration, s.created_at, s.ended_at
+	       s.min_boost, s.max_dares_per_user, s.max_free_dares_per_user, s.voting_duration, s.created_at, s.ended_at
 	from public.sessions s
 	left join public.public_profiles p on p.id = s.creator_id`
 
@@ -51,6 +51,8 @@ function toSummary(row: SessionRow): SessionSummary {
 		creatorId: row.creator_id,
 		creatorName: row.creator_name,
 		minBoost: Number(row.min_boost),
+		maxDaresPerUser: Number(row.max_dares_per_user),
+		maxFreeDaresPerUser: Number(row.max_free_dares_per_user),
 		votingDuration: Number(row.voting_duration),
 		createdAt: new Date(row.created_at).toISOString(),
 		endedAt: row.ended_at ? new Date(row.ended_at).toISOString() : null,
@@ -81,7 +83,11 @@ export async function getChannelSession(
 	return rows[0] ? toSummary(rows[0]) : null
 }
 
-/** Live sessions for the home page, newest first, optionally filtered by channel name. */
+/**
+ * Live sessions for the home page, optionally filtered by channel name. Most
+ * active first will mean most dares and coins once dares exist; until then the
+ * newest session leads.
+ */
 export async function listLiveSessions(
 	tx: Queryable,
 	{ channel, limit = 48 }: { channel?: string; limit?: number } = {},
@@ -96,4 +102,93 @@ export async function listLiveSessions(
 		[filter ? filter : null, limit],
 	)
 	return rows.map(toSummary)
+}
+
+/** A creator's sessions, newest first (the channel page's "other sessions"). */
+export async function listCreatorSessions(
+	tx: Queryable,
+	creatorId: string,
+	{ exclude, limit = 10 }: { exclude?: string; limit?: number } = {},
+): Promise<SessionSummary[]> {
+	const { rows } = await tx.query<SessionRow>(
+		`${SELECT_SESSION}
+		 where s.creator_id = $1 and ($2::uuid is null or s.id <> $2::uuid)
+		 order by s.created_at desc
+		 limit $3`,
+		[creatorId, exclude ?? null, limit],
+	)
+	return rows.map(toSummary)
+}
+
+/** What a session page shows, for the page and for GET /api/session alike. */
+export type SessionPageData = {
+	session: SessionSummary
+	/** The creator's other sessions, newest first. */
+	otherSessions: SessionSummary[]
+	/** The viewer is the session's creator (their controls are shown). */
+	isCreator: boolean
+}
+
+export async function sessionPageData(tx: Queryable, session: SessionSummary, viewerId: string | null): Promise<SessionPageData> {
+	const otherSessions = await listCreatorSessions(tx, session.creatorId, { exclude: session.id, limit: 6 })
+	return { session, otherSessions, isCreator: viewerId === session.creatorId }
+}
+
+// ---------------------------------------------------------------------------
+// The viewer as a creator (queries run as the viewer: RLS shows their own row)
+// ---------------------------------------------------------------------------
+
+export type LinkedChannel = { platform: StreamPlatform; channel: string }
+
+/** The viewer's linked channels in platform order (empty: not a creator). */
+export async function getLinkedChannels(tx: Queryable): Promise<LinkedChannel[]> {
+	const { rows } = await tx.query<{ twitch_channel: string | null; youtube_channel: string | null; kick_channel: string | null }>(
+		'select twitch_channel, youtube_channel, kick_channel from public.creator_profiles where id = auth.uid()',
+	)
+	const row = rows[0]
+	if (!row) return []
+	return PLATFORMS.flatMap((platform) => {
+		const channel = row[`${platform}_channel`]
+		return channel ? [{ platform, channel }] : []
+	})
+}
+
+export async function hasCreatorAgreement(tx: Queryable, version: string): Promise<boolean> {
+	const { rows } = await tx.query<{ creator_agreement: boolean }>('select creator_agreement from public.has_consented($1, $1)', [version])
+	return rows[0]?.creator_agreement === true
+}
+
+export async function acceptCreatorAgreement(tx: Queryable, version: string): Promise<void> {
+	await tx.query(`select public.give_consent('creator_agreement', $1)`, [version])
+}
+
+/** create_session for the viewer on their channel of `input.platform`; SQL checks every rule. */
+export async function startSession(tx: Queryable, input: StartSessionInput, channel: string): Promise<SessionSummary> {
+	const { rows } = await tx.query<{ id: string }>('select id from public.create_session($1, $2, $3, $4, $5, $6, $7)', [
+		input.title,
+		input.minBoost,
+		input.maxDaresPerUser,
+		input.maxFreeDaresPerUser,
+		input.platform,
+		channel,
+		input.votingDuration,
+	])
+	const session = rows[0] ? await getSessionById(tx, rows[0].id) : null
+	if (!session) throw new Error('create_session returned no session')
+	return session
+}
+
+export async function stopActiveSession(tx: Queryable): Promise<SessionSummary> {
+	const { rows } = await tx.query<{ id: string }>('select id from public.stop_active_session()')
+	const session = rows[0] ? await getSessionById(tx, rows[0].id) : null
+	if (!session) throw new Error('stop_active_session returned no session')
+	return session
+}
+
+export async function linkTwitchChannel(tx: Queryable): Promise<void> {
+	await tx.query('select public.link_twitch_channel()')
+}
+
+export async function unlinkChannel(tx: Queryable, platform: StreamPlatform): Promise<void> {
+	await tx.query('select public.unlink_channel($1)', [platform])
 }

@@ -4,6 +4,7 @@ import type { Env } from '#app/env.server'
 import { createSmtpMailer } from '#app/mail/smtp.server'
 import type { MailAdapter, Platform } from '#app/platform/types'
 import { createSupabaseAuth, type SupabaseAuthOptions } from './account-service.server'
+import { createSqlBroadcast } from '#app/platform/sql-broadcast.server'
 
 export { SUPABASE_COOKIE_OPTIONS, createSupabaseServerClient } from './client.server'
 
@@ -72,6 +73,7 @@ export function createSupabasePlatform(env: Env, db?: Database): Platform {
 		accounts,
 		realtime: {
 			clientConfig: () => ({ url: env.SUPABASE_URL ?? '', apiKey: env.SUPABASE_ANON_KEY ?? '' }),
+			broadcast: createSqlBroadcast(db),
 		},
 	}
 }

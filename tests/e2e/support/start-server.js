@@ -25,6 +25,12 @@ const env = {
 	HOST: '127.0.0.1',
 	APP_URL: `http://127.0.0.1:${port}`,
 	DEMO_DATA: 'true',
+	// The imprint's operator, as a public deployment must set it (a written \n breaks the address).
+	OPERATOR_NAME: 'Dareboost Test Operator GmbH',
+	OPERATOR_ADDRESS: 'Teststraße 1\\n10115 Berlin',
+	OPERATOR_EMAIL: 'legal@dareboost.test',
+	// The shop sells through the test checkout on both databases (no Stripe here).
+	TEST_CHECKOUT: 'true',
 }
 delete env.DATABASE_URL
 let cleanup = async () => {}

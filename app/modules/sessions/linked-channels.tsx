@@ -1,0 +1,62 @@
+import { useTranslation } from 'react-i18next'
+import { Form, useLocation } from 'react-router'
+import { SubmitButton } from '#app/components/forms'
+import type { Locale } from '#app/i18n/locales'
+import type { LinkedChannel } from './start-session-form'
+
+export const channelsPath = (lang: string) => `/${lang}/settings/channels`
+
+/**
+ * The settings' "Linked channels" section: the viewer's channels with an
+ * unlink button each, and linking the Twitch channel of their Twitch sign-in.
+ * Self-contained (its forms post to /{lang}/settings/channels and come back to
+ * the page they were sent from), so any settings page can render it.
+ */
+export function LinkedChannels({ channels, lang }: { channels: LinkedChannel[]; lang: Locale }) {
+	const { t } = useTranslation()
+	const location = useLocation()
+	const back = location.pathname + location.search
+	const hasTwitch = channels.some((c) => c.platform === 'twitch')
+	return (
+		<section className="panel linked-channels" aria-labelledby="linked-channels-title">
+			<h2 id="linked-channels-title">{t('channels.title')}</h2>
+			<p className="muted">{t('channels.description')}</p>
+			{channels.length === 0 ? <p>{t('channels.none')}</p> : null}
+			{channels.length > 0 ? (
+				<ul className="linked-channels__list">
+					{channels.map((c) => (
+						<li key={c.platform}>
+							<span className={`platform platform--${c.platform}`}>{t(`platforms.${c.platform}`)}</span>
+							<span className="linked-channels__name">{c.channel}</span>
+							<Form method="post" action={channelsPath(lang)}>
+								<input type="hidden" name="redirectTo" value={back} />
+								<input type="hidden" name="platform" value={c.platform} />
+								<button
+									type="submit"
+									name="intent"
+									value="unlink"
+									className="button button--ghost"
+									aria-label={t('channels.unlink-label', { platform: t(`platforms.${c.platform}`), channel: c.channel })}
+								>
+									{t('channels.unlink')}
+								</button>
+							</Form>
+						</li>
+					))}
+				</ul>
+			) : null}
+			{!hasTwitch ? (
+				<Form method="post" action={channelsPath(lang)} className="stack">
+					<input type="hidden" name="redirectTo" value={back} />
+					<div>
+						<SubmitButton intent="link-twitch" className="button button--twitch">
+							{t('channels.link-twitch')}
+						</SubmitButton>
+					</div>
+					<p className="field__hint">{t('channels.link-twitch-hint')}</p>
+				</Form>
+			) : null}
+			<p className="field__hint">{t('channels.other-platforms')}</p>
+		</section>
+	)
+}

@@ -1,0 +1,48 @@
+import type { RouterContextProvider } from 'react-router'
+import { servicesContext, viewerContext } from '#app/context.server'
+import { queryAsViewer } from '#app/utils/db.server'
+import type { StreamPlatform } from './schemas'
+import {
+	getChannelSession,
+	getLinkedChannels,
+	getSessionById,
+	sessionPageData,
+	type LinkedChannel,
+	type SessionPageData,
+	type SessionSummary,
+} from './service.server'
+
+export type SessionLookup = { id: string } | { platform: StreamPlatform; channel: string }
+
+/**
+ * Everything a session page shows, in one transaction as the viewer: the
+ * session (by id, or a channel's live session, else its last one), the
+ * creator's other sessions, and what the viewer may do there. Null when
+ * there is no such session.
+ */
+export async function loadSessionPage(request: Request, context: Readonly<RouterContextProvider>, lookup: SessionLookup) {
+	const viewer = context.get(viewerContext)
+	const { env } = context.get(servicesContext)
+	const url = new URL(request.url)
+	const found = await queryAsViewer(context, async (tx) => {
+		const session: SessionSummary | null =
+			'id' in lookup ? await getSessionById(tx, lookup.id) : await getChannelSession(tx, lookup.platform, lookup.channel)
+		if (!session) return null
+		const page: SessionPageData = await sessionPageData(tx, session, viewer?.userId ?? null)
+		const viewerChannels: LinkedChannel[] = viewer ? await getLinkedChannels(tx) : []
+		const { rows } = viewer
+			? await tx.query(`select 1 from public.sessions where creator_id = auth.uid() and status = 'active'`)
+			: { rows: [] }
+		return { ...page, viewerChannels, viewerHasLiveSession: rows.length > 0 }
+	})
+	if (!found) return null
+	const appUrl = new URL(env.APP_URL)
+	const lang = url.pathname.split('/')[1] ?? 'en'
+	return {
+		...found,
+		signedIn: viewer !== null,
+		showPlayer: url.searchParams.get('player') === '1',
+		parentHost: appUrl.hostname,
+		shareUrl: new URL(`/${lang}/${found.session.platform}/${encodeURIComponent(found.session.channel)}`, appUrl).toString(),
+	}
+}

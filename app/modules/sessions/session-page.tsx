@@ -1,0 +1,253 @@
+import { useEffect, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Form, Link, useLocation } from 'react-router'
+import { useGatedAction } from '#app/components/gated-action'
+import { PageTitle } from '#app/components/page-title'
+import { SubmitButton } from '#app/components/forms'
+import type { Locale } from '#app/i18n/locales'
+import { useHydrated } from '#app/utils/use-hydrated'
+import type { StreamPlatform } from './schemas'
+import type { SessionPageData, SessionSummary } from './service.server'
+import { StartSessionButton, type LinkedChannel } from './start-session-form'
+
+/** The spec's clipboard "copied" indicator lasts 1,500 ms. */
+export const COPIED_MS = 1500
+
+const WATCH_URL: Record<StreamPlatform, (channel: string) => string> = {
+	twitch: (c) => `https://www.twitch.tv/${encodeURIComponent(c)}`,
+	youtube: (c) => (YOUTUBE_CHANNEL_ID.test(c) ? `https://www.youtube.com/channel/${c}/live` : `https://www.youtube.com/@${encodeURIComponent(c)}/live`),
+	kick: (c) => `https://kick.com/${encodeURIComponent(c)}`,
+}
+
+// YouTube embeds a channel's live stream by channel id (UC + 22 characters)
+// only; a handle has no embeddable live URL.
+const YOUTUBE_CHANNEL_ID = /^UC[A-Za-z0-9_-]{22}$/
+
+/**
+ * The player's address for a channel, or null when it cannot be embedded.
+ * Twitch requires the embedding page's host as `parent`. Every origin here
+ * must be in the security policy's frame-src.
+ */
+export function embedUrl(platform: StreamPlatform, channel: string, parentHost: string): string | null {
+	const c = encodeURIComponent(channel)
+	switch (platform) {
+		case 'twitch':
+			return `https://player.twitch.tv/?channel=${c}&parent=${encodeURIComponent(parentHost)}&muted=true`
+		case 'youtube':
+			return YOUTUBE_CHANNEL_ID.test(channel) ? `https://www.youtube-nocookie.com/embed/live_stream?channel=${c}` : null
+		case 'kick':
+			return `https://player.kick.com/${c}?muted=true`
+	}
+}
+
+export type SessionPageProps = SessionPageData & {
+	lang: Locale
+	notLive: boolean
+	/** The public address of this session's channel page. */
+	shareUrl: string
+	/** APP_URL's host, the Twitch player's `parent`. */
+	parentHost: string
+	/** The visitor asked for the player (?player=1). */
+	showPlayer: boolean
+	signedIn: boolean
+	/** The viewer's own channels (to start a new session from an ended one's page). */
+	viewerChannels: LinkedChannel[]
+	viewerHasLiveSession: boolean
+}
+
+export function SessionPage(props: SessionPageProps) {
+	const { t } = useTranslation()
+	const { session, notLive, lang } = props
+	const platform = t(`platforms.${session.platform}`)
+	const creator = session.creatorName ?? session.channel
+	return (
+		<article className="session-page">
+			<PageTitle title={session.title} />
+			{notLive ? (
+				<p className="notice" role="status">
+					{t('sessions.not-live')}
+				</p>
+			) : null}
+			<header className="session-page__header">
+				<p className="session__meta">
+					<span className={`badge badge--${session.status}`}>{session.status === 'active' ? t('sessions.live') : t('sessions.ended')}</span>
+					<span className={`platform platform--${session.platform}`}>{platform}</span>
+					<span>{session.channel}</span>
+				</p>
+				<h1>{session.title}</h1>
+				<p className="muted">{t('sessions.by', { creator })}</p>
+			</header>
+			<div className="session-page__grid">
+				<div className="session-page__main">
+					<StreamPlayer {...props} />
+					<p className="session-page__watch">
+						<a href={WATCH_URL[session.platform](session.channel)} target="_blank" rel="noopener noreferrer">
+							{t('sessions.watch-on', { platform })}
+						</a>
+					</p>
+				</div>
+				<aside className="session-page__side">
+					{props.isCreator ? <CreatorControls {...props} /> : session.status === 'active' ? <JoinPanel {...props} creator={creator} /> : null}
+					<section className="panel" aria-labelledby="session-rules">
+						<h2 id="session-rules">{t('sessions.rules')}</h2>
+						<ul className="session-rules">
+							<li>{t('sessions.rule-min-boost', { amount: session.minBoost.toLocaleString(lang) })}</li>
+							<li>{t('sessions.rule-voting', { seconds: session.votingDuration })}</li>
+							<li>{t('sessions.rule-dares', { count: session.maxDaresPerUser, free: session.maxFreeDaresPerUser })}</li>
+						</ul>
+					</section>
+					<CopyLink url={props.shareUrl} />
+				</aside>
+			</div>
+			{props.otherSessions.length > 0 ? <OtherSessions sessions={props.otherSessions} lang={lang} creator={creator} /> : null}
+		</article>
+	)
+}
+
+/** The player loads only when the visitor asks (it is a third party that may set cookies): a GET that works with and without JavaScript. */
+function StreamPlayer({ session, parentHost, showPlayer }: SessionPageProps) {
+	const { t } = useTranslation()
+	const platform = t(`platforms.${session.platform}`)
+	const src = embedUrl(session.platform, session.channel, parentHost)
+	if (!src) {
+		return (
+			<div className="player player--placeholder">
+				<p>{t('sessions.no-player')}</p>
+			</div>
+		)
+	}
+	if (showPlayer) {
+		return (
+			<div className="player">
+				<iframe
+					src={src}
+					title={t('sessions.player-title', { channel: session.channel, platform })}
+					allow="autoplay; fullscreen; encrypted-media; picture-in-picture"
+					allowFullScreen
+					referrerPolicy="strict-origin-when-cross-origin"
+				/>
+			</div>
+		)
+	}
+	return (
+		<Form method="get" preventScrollReset className={`player player--placeholder player--${session.platform}`}>
+			<button type="submit" name="player" value="1" className="button button--primary">
+				{t('sessions.load-player', { platform })}
+			</button>
+			<p className="muted">{t('sessions.player-notice', { platform })}</p>
+		</Form>
+	)
+}
+
+function JoinPanel({ signedIn, lang, creator }: SessionPageProps & { creator: string }) {
+	const { t } = useTranslation()
+	const hydrated = useHydrated()
+	const gated = useGatedAction()
+	const location = useLocation()
+	const here = location.pathname + location.search
+	return (
+		<section className="panel panel--join" aria-labelledby="join-title">
+			<h2 id="join-title">{t('sessions.join-title')}</h2>
+			<p>{t('sessions.join-text', { creator })}</p>
+			{signedIn ? (
+				<p className="muted">{t('sessions.join-ready')}</p>
+			) : (
+				<>
+					<p className="muted">{t('sessions.join-visitor')}</p>
+					{hydrated ? (
+						<button type="button" className="button button--primary" onClick={() => gated('create-dare', () => {})}>
+							{t('sessions.join-sign-in')}
+						</button>
+					) : (
+						<Link className="button button--primary" to={`/${lang}/login?redirectTo=${encodeURIComponent(here)}`}>
+							{t('sessions.join-sign-in')}
+						</Link>
+					)}
+				</>
+			)}
+		</section>
+	)
+}
+
+function CreatorControls({ session, lang, viewerChannels, viewerHasLiveSession, signedIn }: SessionPageProps) {
+	const { t } = useTranslation()
+	return (
+		<section className="panel panel--controls" aria-labelledby="controls-title">
+			<h2 id="controls-title">{t('sessions.controls-title')}</h2>
+			{session.status === 'active' ? (
+				<Form method="post" className="stack">
+					<p className="muted">{t('sessions.controls-text')}</p>
+					<SubmitButton intent="stop" className="button button--danger">
+						{t('sessions.stop')}
+					</SubmitButton>
+				</Form>
+			) : !viewerHasLiveSession ? (
+				<StartSessionButton channels={viewerChannels} lang={lang} signedIn={signedIn} />
+			) : null}
+		</section>
+	)
+}
+
+/** Copies the session's address; "Copied" shows for 1,500 ms. Without JavaScript the address is there to select. */
+function CopyLink({ url }: { url: string }) {
+	const { t } = useTranslation()
+	const hydrated = useHydrated()
+	const [copied, setCopied] = useState(false)
+	useEffect(() => {
+		if (!copied) return
+		const timer = setTimeout(() => setCopied(false), COPIED_MS)
+		return () => clearTimeout(timer)
+	}, [copied])
+	const copy = async () => {
+		try {
+			await navigator.clipboard.writeText(url)
+			setCopied(true)
+		} catch {
+			// Clipboard refused (permissions): the field stays there to copy by hand.
+			document.getElementById('share-url')?.focus()
+		}
+	}
+	return (
+		<section className="panel" aria-labelledby="share-title">
+			<h2 id="share-title">{t('sessions.share')}</h2>
+			<div className="copy-link">
+				<input
+					id="share-url"
+					type="text"
+					readOnly
+					value={url}
+					aria-labelledby="share-title"
+					onFocus={(e) => e.currentTarget.select()}
+				/>
+				{hydrated ? (
+					<button type="button" className="button" onClick={() => void copy()}>
+						<span aria-live="polite">{copied ? t('sessions.copied') : t('sessions.copy-link')}</span>
+					</button>
+				) : null}
+			</div>
+		</section>
+	)
+}
+
+function OtherSessions({ sessions, lang, creator }: { sessions: SessionSummary[]; lang: Locale; creator: string }) {
+	const { t } = useTranslation()
+	const date = new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeZone: 'UTC' })
+	return (
+		<section className="other-sessions" aria-labelledby="other-sessions">
+			<h2 id="other-sessions">{t('sessions.other-sessions', { creator })}</h2>
+			<ul>
+				{sessions.map((s) => (
+					<li key={s.id}>
+						<Link to={`/${lang}/session/${s.id}`}>{s.title}</Link>
+						<span className="muted">
+							{' · '}
+							{t(`platforms.${s.platform}`)}
+							{' · '}
+							{s.status === 'active' ? t('sessions.live') : <time dateTime={s.createdAt}>{date.format(new Date(s.createdAt))}</time>}
+						</span>
+					</li>
+				))}
+			</ul>
+		</section>
+	)
+}

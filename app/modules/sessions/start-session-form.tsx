@@ -1,0 +1,294 @@
+import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionResult } from '@conform-to/react'
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
+import { useRef, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Form, Link, useFetcher } from 'react-router'
+import { toast } from 'sonner'
+import { ErrorList, Field, SubmitButton } from '#app/components/forms'
+import type { Locale } from '#app/i18n/locales'
+import { useHydrated } from '#app/utils/use-hydrated'
+import { NumberField } from './number-field'
+import { SESSION_LIMITS, StartSessionSchema, type StreamPlatform } from './schemas'
+
+export type LinkedChannel = { platform: StreamPlatform; channel: string }
+
+/** What the start-session action answers when it refuses (400, or 409 for a rule of the database). */
+export type StartSessionActionData = { result: SubmissionResult<string[]>; needsAgreement: boolean }
+
+export const startSessionPath = (lang: string) => `/${lang}/start-session`
+
+function numberOrDefault(value: unknown, fallback: number): number | undefined {
+	if (value === undefined) return fallback
+	const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN
+	return Number.isFinite(n) ? n : undefined
+}
+
+/**
+ * The start-session form (spec section 5), one for the dialog (a fetcher, with
+ * JavaScript) and the page (a plain form, without). `agreementBox` shows the
+ * creator-agreement acceptance inside the form: the page's way, when the
+ * server has answered that the current version is not accepted yet.
+ */
+function StartSessionFields({
+	channels,
+	lastResult,
+	lang,
+	agreementBox,
+	formRef,
+	FormComponent,
+	onCancel,
+}: {
+	channels: LinkedChannel[]
+	lastResult: SubmissionResult<string[]> | null | undefined
+	lang: Locale
+	agreementBox: boolean
+	formRef?: React.Ref<HTMLFormElement>
+	FormComponent: typeof Form
+	onCancel?: () => void
+}) {
+	const { t } = useTranslation()
+	const [form, fields] = useForm({
+		id: 'start-session',
+		lastResult,
+		constraint: getZodConstraint(StartSessionSchema),
+		shouldValidate: 'onSubmit',
+		shouldRevalidate: 'onInput',
+		defaultValue: {
+			platform: channels[0]?.platform,
+			maxDaresPerUser: String(SESSION_LIMITS.maxDaresPerUser.default),
+			maxFreeDaresPerUser: String(SESSION_LIMITS.maxFreeDaresPerUser.default),
+			minBoost: String(SESSION_LIMITS.minBoost.default),
+			votingDuration: String(SESSION_LIMITS.votingDuration.default),
+		},
+		onValidate: ({ formData }) => parseWithZod(formData, { schema: StartSessionSchema }),
+	})
+	const num = (field: { initialValue?: unknown }, fallback: number) => numberOrDefault(field.initialValue, fallback)
+	return (
+		<FormComponent method="post" action={startSessionPath(lang)} ref={formRef} {...getFormProps(form)} className="stack start-session">
+			<Field
+				label={t('sessions.title')}
+				hint={t('sessions.title-hint')}
+				// getZodConstraint (Conform 1.x with Zod 4.6) yields only `required`;
+				// the length comes from the same limits the schema uses.
+				inputProps={{
+					...getInputProps(fields.title, { type: 'text' }),
+					minLength: SESSION_LIMITS.title.min,
+					maxLength: SESSION_LIMITS.title.max,
+					autoComplete: 'off',
+				}}
+				errors={fields.title.errors}
+			/>
+			<div className="field">
+				<label htmlFor={fields.platform.id}>{t('sessions.channel')}</label>
+				<select {...getSelectProps(fields.platform)}>
+					{channels.map((c) => (
+						<option key={c.platform} value={c.platform}>
+							{`${t(`platforms.${c.platform}`)} · ${c.channel}`}
+						</option>
+					))}
+				</select>
+				<ErrorList id={fields.platform.errorId} errors={fields.platform.errors} />
+			</div>
+			<div className="start-session__numbers">
+				<NumberField
+					name={fields.maxDaresPerUser.name}
+					label={t('sessions.max-dares')}
+					limit={SESSION_LIMITS.maxDaresPerUser}
+					defaultValue={num(fields.maxDaresPerUser, SESSION_LIMITS.maxDaresPerUser.default)}
+					errors={fields.maxDaresPerUser.errors}
+					locale={lang}
+				/>
+				<NumberField
+					name={fields.maxFreeDaresPerUser.name}
+					label={t('sessions.max-free-dares')}
+					hint={t('sessions.max-free-dares-hint')}
+					limit={SESSION_LIMITS.maxFreeDaresPerUser}
+					defaultValue={num(fields.maxFreeDaresPerUser, SESSION_LIMITS.maxFreeDaresPerUser.default)}
+					errors={fields.maxFreeDaresPerUser.errors}
+					locale={lang}
+				/>
+				<NumberField
+					name={fields.minBoost.name}
+					label={t('sessions.min-boost')}
+					hint={t('sessions.min-boost-hint')}
+					limit={SESSION_LIMITS.minBoost}
+					defaultValue={num(fields.minBoost, SESSION_LIMITS.minBoost.default)}
+					errors={fields.minBoost.errors}
+					locale={lang}
+				/>
+				<NumberField
+					name={fields.votingDuration.name}
+					label={t('sessions.voting-duration')}
+					hint={t('sessions.voting-duration-hint')}
+					limit={SESSION_LIMITS.votingDuration}
+					defaultValue={num(fields.votingDuration, SESSION_LIMITS.votingDuration.default)}
+					errors={fields.votingDuration.errors}
+					locale={lang}
+				/>
+			</div>
+			{agreementBox ? (
+				<fieldset className="agreement-box">
+					<legend>{t('sessions.agreement-title')}</legend>
+					<p>{t('sessions.agreement-description')}</p>
+					<p>
+						<a href={`/${lang}/creator-agreement`} target="_blank" rel="noopener">
+							{t('sessions.agreement-read')}
+						</a>
+					</p>
+					<label className="checkbox">
+						<input type="checkbox" name="acceptAgreement" value="accept" required />
+						<span>{t('sessions.agreement-checkbox')}</span>
+					</label>
+					<button type="submit" name="intent" value="decline-agreement" formNoValidate className="button button--ghost">
+						{t('sessions.agreement-decline')}
+					</button>
+				</fieldset>
+			) : null}
+			<ErrorList id={form.errorId} errors={form.errors} />
+			<div className="actions">
+				{onCancel ? (
+					<button type="button" className="button button--ghost" onClick={onCancel}>
+						{t('sessions.cancel')}
+					</button>
+				) : null}
+				<SubmitButton intent="start">{t('sessions.submit')}</SubmitButton>
+			</div>
+		</FormComponent>
+	)
+}
+
+/** The page form (works without JavaScript). */
+export function StartSessionPageForm({
+	channels,
+	actionData,
+	lang,
+}: {
+	channels: LinkedChannel[]
+	actionData: StartSessionActionData | undefined
+	lang: Locale
+}) {
+	return (
+		<StartSessionFields
+			channels={channels}
+			lastResult={actionData?.result}
+			lang={lang}
+			agreementBox={actionData?.needsAgreement ?? false}
+			FormComponent={Form}
+		/>
+	)
+}
+
+/**
+ * "Start a session": with JavaScript, the start-session dialog for creators
+ * (non-creators get the spec's 'You must be a creator'), and the
+ * creator-agreement dialog on demand; without, a link to the page.
+ */
+export function StartSessionButton({
+	channels,
+	lang,
+	signedIn,
+	className = 'button button--primary',
+}: {
+	channels: LinkedChannel[]
+	lang: Locale
+	signedIn: boolean
+	className?: string
+}) {
+	const { t } = useTranslation()
+	const hydrated = useHydrated()
+	const dialog = useRef<HTMLDialogElement>(null)
+	const [open, setOpen] = useState(false)
+	if (!hydrated || !signedIn) {
+		return (
+			<Link to={startSessionPath(lang)} className={className}>
+				{t('sessions.start')}
+			</Link>
+		)
+	}
+	const onClick = () => {
+		if (channels.length === 0) {
+			toast.error(t('errors.error-not-a-creator'), {
+				description: t('sessions.not-creator'),
+				action: { label: t('sessions.link-channels'), onClick: () => window.location.assign(`/${lang}/settings/channels`) },
+			})
+			return
+		}
+		setOpen(true)
+		dialog.current?.showModal()
+	}
+	const close = () => {
+		dialog.current?.close()
+		setOpen(false)
+	}
+	return (
+		<>
+			<button type="button" className={className} onClick={onClick}>
+				{t('sessions.start')}
+			</button>
+			<dialog ref={dialog} className="session-dialog" aria-labelledby="start-session-heading" onClose={() => setOpen(false)}>
+				{open ? <StartSessionDialogBody channels={channels} lang={lang} onClose={close} /> : null}
+			</dialog>
+		</>
+	)
+}
+
+function StartSessionDialogBody({ channels, lang, onClose }: { channels: LinkedChannel[]; lang: Locale; onClose: () => void }) {
+	const { t } = useTranslation()
+	const fetcher = useFetcher<StartSessionActionData>()
+	const formRef = useRef<HTMLFormElement>(null)
+	// The agreement is asked for when the server answers that it is missing,
+	// until the creator answers that very response.
+	const [answered, setAnswered] = useState<StartSessionActionData | undefined>(undefined)
+	const askAgreement = fetcher.state === 'idle' && fetcher.data?.needsAgreement === true && fetcher.data !== answered
+
+	const accept = () => {
+		const form = formRef.current
+		if (!form) return
+		const formData = new FormData(form)
+		formData.set('acceptAgreement', 'accept')
+		formData.set('intent', 'start')
+		setAnswered(fetcher.data)
+		void fetcher.submit(formData, { method: 'post', action: startSessionPath(lang) })
+	}
+	const decline = () => {
+		toast.error(t('errors.error-creator-agreement-declined'))
+		onClose()
+	}
+
+	return (
+		<>
+			<div hidden={askAgreement}>
+				<h2 id="start-session-heading">{t('sessions.start-title')}</h2>
+				<p className="muted">{t('sessions.start-description')}</p>
+				<StartSessionFields
+					channels={channels}
+					lastResult={fetcher.data?.needsAgreement ? null : fetcher.data?.result}
+					lang={lang}
+					agreementBox={false}
+					formRef={formRef}
+					FormComponent={fetcher.Form}
+					onCancel={onClose}
+				/>
+			</div>
+			{askAgreement ? (
+				<div role="group" aria-labelledby="agreement-dialog-title" className="stack">
+					<h2 id="agreement-dialog-title">{t('sessions.agreement-title')}</h2>
+					<p>{t('sessions.agreement-description')}</p>
+					<p>
+						<a href={`/${lang}/creator-agreement`} target="_blank" rel="noopener">
+							{t('sessions.agreement-read')}
+						</a>
+					</p>
+					<div className="actions">
+						<button type="button" className="button button--ghost" onClick={decline}>
+							{t('sessions.agreement-decline')}
+						</button>
+						<button type="button" className="button button--primary" onClick={accept}>
+							{t('sessions.agreement-accept')}
+						</button>
+					</div>
+				</div>
+			) : null}
+		</>
+	)
+}

@@ -1,0 +1,33 @@
+import { useTranslation } from 'react-i18next'
+import type { Route } from './+types/channels'
+import { PageTitle } from '#app/components/page-title'
+import type { Locale } from '#app/i18n/locales'
+import { requireViewer } from '#app/modules/auth/require-viewer.server'
+import { channelsAction } from '#app/modules/sessions/actions.server'
+import { LinkedChannels } from '#app/modules/sessions/linked-channels'
+import { getLinkedChannels } from '#app/modules/sessions/service.server'
+import sessionsStylesHref from '#app/styles/sessions.css?url'
+import { queryAsViewer } from '#app/utils/db.server'
+
+export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: sessionsStylesHref }]
+
+/** /{lang}/settings/channels: the "Linked channels" settings section as its own page, and its action. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+	requireViewer(request, context)
+	return { channels: await queryAsViewer(context, (tx) => getLinkedChannels(tx)) }
+}
+
+export function action({ request, context, params }: Route.ActionArgs) {
+	return channelsAction(request, context, params.lang as Locale)
+}
+
+export default function ChannelsRoute({ loaderData, params }: Route.ComponentProps) {
+	const { t } = useTranslation()
+	return (
+		<div className="narrow-page">
+			<PageTitle title={t('channels.title')} />
+			<h1>{t('channels.title')}</h1>
+			<LinkedChannels channels={loaderData.channels} lang={params.lang as Locale} />
+		</div>
+	)
+}

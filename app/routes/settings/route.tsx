@@ -1,0 +1,98 @@
+import { useTranslation } from 'react-i18next'
+import { data } from 'react-router'
+import { redirectWithError, redirectWithSuccess } from 'remix-toast'
+import type { Route } from './+types/route'
+import { DeleteAccount } from '#app/components/delete-account'
+import { translateError } from '#app/components/forms'
+import { PageTitle } from '#app/components/page-title'
+import { servicesContext } from '#app/context.server'
+import { getInstance } from '#app/i18n/i18next.server'
+import type { Locale } from '#app/i18n/locales'
+import { requireViewer } from '#app/modules/auth/require-viewer.server'
+import { queryAsViewer } from '#app/utils/db.server'
+import { LanguageSection } from './language'
+import { ProfileSection, USERNAME_INTENT } from './profile'
+import { saveUsername } from './profile.server'
+import { LINK_INTENT, PROVIDER_NAMES, SignInMethodsSection, UNLINK_INTENT } from './sign-in-methods'
+import { changeSignInMethod } from './sign-in-methods.server'
+import { TOTP_CONFIRM_INTENT, TOTP_DISABLE_INTENT, TOTP_ENROLL_INTENT, TwoFactorSection } from './two-factor'
+import { changeTwoFactor } from './two-factor.server'
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+	const viewer = requireViewer(request, context)
+	const { accounts } = context.get(servicesContext).platform
+	const here = `/${params.lang}/settings`
+	if (new URL(request.url).searchParams.has('link')) {
+		// Back from connecting a provider (see sign-in-methods.server.ts): say how it went, on a clean URL.
+		const t = getInstance(context).t
+		const result = await accounts.finishLink(request)
+		return result.ok
+			? redirectWithSuccess(here, t('settings.method-connected', { provider: PROVIDER_NAMES[result.data.provider] }), { headers: result.headers })
+			: redirectWithError(here, translateError(t, result.error.code), { headers: result.headers })
+	}
+	const methods = await accounts.listSignInMethods(request)
+	const username = await queryAsViewer(context, async (tx) => {
+		const { rows } = await tx.query<{ username: string }>('select username from public.profiles where id = auth.uid()')
+		return rows[0]?.username ?? null
+	})
+	return data(
+		{
+			email: viewer.email,
+			username,
+			totpEnabled: viewer.totpEnabled ?? viewer.claims.aal === 'aal2',
+			// A failure to list them leaves the section out rather than the page.
+			methods: methods.ok ? methods.data.methods : null,
+			connectable: methods.ok ? methods.data.connectable : [],
+		},
+		{ headers: methods.headers },
+	)
+}
+
+/** Each form names itself with its submit button's intent and has its own schema (see the section files). */
+export async function action({ request, context, params }: Route.ActionArgs) {
+	requireViewer(request, context)
+	const formData = await request.formData()
+	const intent = String(formData.get('intent') ?? '')
+	const here = `/${params.lang}/settings`
+	switch (intent) {
+		case USERNAME_INTENT:
+			return saveUsername(formData, context, here)
+		case LINK_INTENT:
+		case UNLINK_INTENT:
+			return changeSignInMethod(request, formData, context, { here, intent, locale: params.lang as Locale })
+		case TOTP_ENROLL_INTENT:
+		case TOTP_DISABLE_INTENT:
+		case TOTP_CONFIRM_INTENT:
+			return changeTwoFactor(request, formData, context, { here, intent })
+		default:
+			throw data(null, { status: 400 })
+	}
+}
+
+export default function SettingsPage({ loaderData, actionData, params }: Route.ComponentProps) {
+	const { t } = useTranslation()
+	const here = `/${params.lang}/settings`
+	return (
+		<div className="settings">
+			<PageTitle title={t('pages.settings.title')} />
+			<h1>{t('pages.settings.title')}</h1>
+			<ProfileSection
+				email={loaderData.email}
+				username={loaderData.username}
+				lastResult={actionData?.intent === USERNAME_INTENT ? actionData.result : null}
+			/>
+			{loaderData.methods ? <SignInMethodsSection methods={loaderData.methods} connectable={loaderData.connectable} /> : null}
+			<TwoFactorSection
+				enabled={loaderData.totpEnabled}
+				setup={actionData?.setup ?? null}
+				lastResult={actionData && actionData.intent !== USERNAME_INTENT ? actionData : null}
+			/>
+			<LanguageSection locale={params.lang as Locale} />
+			<section className="card settings__section" aria-labelledby="settings-danger">
+				<h2 id="settings-danger">{t('settings.danger-title')}</h2>
+				<p className="settings__lead">{t('settings.danger-description')}</p>
+				<DeleteAccount back={here} />
+			</section>
+		</div>
+	)
+}

@@ -1,0 +1,195 @@
+import { randomBytes } from 'node:crypto'
+import { expect, test, type Locator, type Page } from '@playwright/test'
+import { readyAccount, type Lang } from './support/accounts'
+import { tr } from './support/i18n'
+
+/**
+ * Creators and live sessions end to end, with JavaScript on (the dialogs)
+ * and off (the same forms as pages). Creators sign in with Twitch at the
+ * loopback OpenID stand-in (tests/e2e/support/identity-providers.js), which
+ * links their Twitch channel, as signing in with Twitch does for real.
+ */
+
+const jsOn = () => test.info().project.use.javaScriptEnabled !== false
+
+/** A fresh Twitch login (the stand-in takes a-z 0-9 _, up to 25): also a valid channel and username. */
+function twitchLogin(tag: string) {
+	return `${tag}_${Date.now().toString(36)}${randomBytes(2).toString('hex')}`
+}
+
+/** Signs in with Twitch as a new account, chooses the username and accepts the terms: a creator of twitch/{login}. */
+async function twitchCreator(page: Page, lang: Lang, tag: string) {
+	const login = twitchLogin(tag)
+	await page.goto(`/${lang}/login`)
+	await page.getByRole('main').getByRole('button', { name: tr(lang, 'auth.continue-with-twitch') }).click()
+	await expect(page.getByRole('heading', { name: 'Sign in to Twitch' })).toBeVisible()
+	await page.getByLabel('Username').fill(login)
+	await page.getByLabel('Password').fill('provider password')
+	await page.getByRole('button', { name: 'Sign in', exact: true }).click()
+	await page.getByRole('button', { name: 'Allow' }).click()
+	await expect(page).toHaveURL(new RegExp(`/${lang}/confirm\\?`))
+	await page.goto(`/${lang}`)
+	const dialog = page.getByRole('dialog')
+	await dialog.getByLabel(tr(lang, 'account.username')).fill(login)
+	await dialog.getByRole('button', { name: tr(lang, 'account.complete-submit') }).click()
+	await dialog.getByRole('button', { name: tr(lang, 'account.terms-accept') }).click()
+	await expect(page.getByRole('dialog')).toHaveCount(0)
+	return login
+}
+
+/** The start-session form: the dialog with JavaScript, the page without. */
+async function openStartForm(page: Page, lang: Lang): Promise<Locator> {
+	await page.goto(`/${lang}`)
+	const cta = page.getByRole('region', { name: tr(lang, 'home.cta-title') })
+	if (jsOn()) {
+		await cta.getByRole('button', { name: tr(lang, 'sessions.start') }).click()
+		const dialog = page.getByRole('dialog', { name: tr(lang, 'sessions.start-title') })
+		await expect(dialog).toBeVisible()
+		return dialog
+	}
+	await cta.getByRole('link', { name: tr(lang, 'sessions.start') }).click()
+	await expect(page).toHaveURL(`/${lang}/start-session`)
+	return page.getByRole('main')
+}
+
+/** The number field called `label`: React Aria's text box with JavaScript, a spin button without. */
+function numberInput(scope: Locator, lang: Lang, key: string) {
+	return scope.getByRole(jsOn() ? 'textbox' : 'spinbutton', { name: tr(lang, key), exact: true })
+}
+
+for (const lang of ['en', 'de'] as const) {
+	test(`a creator accepts the agreement, starts a session with edge values, finds it on home and both URLs, and stops it (${lang})`, async ({ page }) => {
+		const login = await twitchCreator(page, lang, 'live')
+		const form = await openStartForm(page, lang)
+
+		const title = `${'é'.repeat(130)} ${lang} edge`.slice(0, 140)
+		await form.getByLabel(tr(lang, 'sessions.title'), { exact: true }).fill(title)
+		await expect(form.getByRole('combobox', { name: tr(lang, 'sessions.channel') })).toHaveValue('twitch')
+		// The lower edges, and free dares equal to the dares per viewer.
+		for (const [key, value] of [
+			['sessions.max-dares', '1'],
+			['sessions.max-free-dares', '1'],
+			['sessions.min-boost', '50'],
+			['sessions.voting-duration', '30'],
+		] as const) {
+			await numberInput(form, lang, key).fill(value)
+		}
+		await form.getByRole('button', { name: tr(lang, 'sessions.submit') }).click()
+
+		// The agreement is not accepted yet: asked for on demand.
+		if (jsOn()) {
+			await expect(form.getByRole('heading', { name: tr(lang, 'sessions.agreement-title') })).toBeVisible()
+			await form.getByRole('button', { name: tr(lang, 'sessions.agreement-accept') }).click()
+		} else {
+			await expect(form.getByRole('alert').getByText(tr(lang, 'errors.error-creator-agreement-required'))).toBeVisible()
+			// The values came back with the answer.
+			await expect(numberInput(form, lang, 'sessions.min-boost')).toHaveValue('50')
+			await form.getByLabel(tr(lang, 'sessions.agreement-checkbox')).check()
+			await form.getByRole('button', { name: tr(lang, 'sessions.submit') }).click()
+		}
+
+		await expect(page).toHaveURL(`/${lang}/twitch/${login}`)
+		await expect(page.getByText(tr(lang, 'sessions.started'))).toBeVisible()
+		await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible()
+		await expect(page.getByText(tr(lang, 'sessions.rule-voting', { seconds: 30 }))).toBeVisible()
+		await expect(page.getByText(tr(lang, 'sessions.rule-dares', { count: 1, free: 1 }))).toBeVisible()
+
+		// On home, found by its channel.
+		await page.goto(`/${lang}?q=${login.toUpperCase()}`)
+		await expect(page.getByRole('link', { name: title })).toBeVisible()
+
+		// By id, through the JSON API.
+		const api = await page.request.get(`/api/session?platform=twitch&channel=${login}`)
+		expect(api.status()).toBe(200)
+		const { session } = (await api.json()) as { session: { id: string; status: string; minBoost: number } }
+		expect(session).toMatchObject({ status: 'active', minBoost: 50 })
+		await page.goto(`/${lang}/session/${session.id}`)
+		await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible()
+
+		// The creator stops it.
+		await page.getByRole('button', { name: tr(lang, 'sessions.stop') }).click()
+		await expect(page.getByText(tr(lang, 'sessions.stopped'))).toBeVisible()
+		await expect(page.getByText(tr(lang, 'sessions.ended'), { exact: true })).toBeVisible()
+		await page.goto(`/${lang}/twitch/${login}`)
+		await expect(page.getByRole('status').getByText(tr(lang, 'sessions.not-live'))).toBeVisible()
+		await page.goto(`/${lang}?q=${login}`)
+		await expect(page.getByText(tr(lang, 'home.no-results', { query: login }))).toBeVisible()
+	})
+}
+
+test('a signed-in viewer without a channel is told they must be a creator (es)', async ({ page }) => {
+	const lang = 'es'
+	await readyAccount(page, lang, 'viewer')
+	await page.goto(`/${lang}`)
+	const cta = page.getByRole('region', { name: tr(lang, 'home.cta-title') })
+	if (jsOn()) {
+		await cta.getByRole('button', { name: tr(lang, 'sessions.start') }).click()
+		await expect(page.getByText(tr(lang, 'errors.error-not-a-creator'))).toBeVisible()
+		await expect(page.getByRole('dialog')).toHaveCount(0)
+	} else {
+		await cta.getByRole('link', { name: tr(lang, 'sessions.start') }).click()
+		await expect(page.getByRole('alert').getByRole('heading', { name: tr(lang, 'errors.error-not-a-creator') })).toBeVisible()
+	}
+})
+
+test('a visitor on a live session sees how to join and loads the player only on request', async ({ page }) => {
+	const lang = 'en'
+	await page.goto(`/${lang}/twitch/mia_plays`)
+	await expect(page.getByRole('heading', { name: tr(lang, 'sessions.join-title') })).toBeVisible()
+	await expect(page.locator('iframe')).toHaveCount(0)
+	await page.getByRole('button', { name: tr(lang, 'sessions.load-player', { platform: 'Twitch' }) }).click()
+	const player = page.locator('iframe')
+	await expect(player).toHaveAttribute('src', /^https:\/\/player\.twitch\.tv\/\?channel=mia_plays&parent=127\.0\.0\.1&muted=true$/)
+	if (jsOn()) {
+		await page.getByRole('button', { name: tr(lang, 'sessions.join-sign-in') }).click()
+		await expect(page.getByRole('dialog')).toBeVisible()
+	} else {
+		await page.getByRole('link', { name: tr(lang, 'sessions.join-sign-in') }).click()
+		await expect(page).toHaveURL(/\/en\/login\?redirectTo=/)
+	}
+})
+
+test('the number fields keep to their limits from the keyboard (tr)', async ({ page }) => {
+	const lang = 'tr'
+	await twitchCreator(page, lang, 'keys')
+	const form = await openStartForm(page, lang)
+	const minBoost = numberInput(form, lang, 'sessions.min-boost')
+	if (!jsOn()) {
+		// Without JavaScript: plain number inputs with the same limits, which the browser enforces.
+		await expect(minBoost).toHaveAttribute('min', '50')
+		await expect(minBoost).toHaveAttribute('max', '100000')
+		await expect(minBoost).toHaveAttribute('step', '10')
+		await expect(numberInput(form, lang, 'sessions.voting-duration')).toHaveAttribute('step', '5')
+		return
+	}
+	const value = async () => (await minBoost.inputValue()).replace(/\D/g, '')
+	await minBoost.focus()
+	await page.keyboard.press('ArrowUp')
+	expect(await value()).toBe('210')
+	await page.keyboard.press('PageUp')
+	expect(await value()).toBe('310')
+	await page.keyboard.press('PageDown')
+	await page.keyboard.press('ArrowDown')
+	expect(await value()).toBe('200')
+	await page.keyboard.press('Home')
+	expect(await value()).toBe('50')
+	await page.keyboard.press('ArrowDown')
+	expect(await value()).toBe('50')
+	await page.keyboard.press('End')
+	expect(await value()).toBe('100000')
+	// A letter is refused.
+	await page.keyboard.press('End')
+	await page.keyboard.type('a')
+	expect(await value()).toBe('100000')
+	// A value off the step snaps to it when the field is left.
+	const voting = numberInput(form, lang, 'sessions.voting-duration')
+	await voting.fill('33')
+	await voting.blur()
+	await expect(voting).toHaveValue('35')
+	await minBoost.fill('57')
+	await minBoost.blur()
+	await expect(minBoost).toHaveValue('60')
+	await minBoost.fill('10')
+	await minBoost.blur()
+	await expect(minBoost).toHaveValue('50')
+})
