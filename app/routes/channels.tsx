@@ -24,7 +24,7 @@ export function action({ request, context, params }: Route.ActionArgs) {
 export default function ChannelsRoute({ loaderData, params }: Route.ComponentProps) {
 	const { t } = useTranslation()
 	return (
-		<div className="narrow-page">
+		<div className="settings">
 			<PageTitle title={t('channels.title')} />
 			<h1>{t('channels.title')}</h1>
 			<LinkedChannels channels={loaderData.channels} lang={params.lang as Locale} />

@@ -83,6 +83,7 @@ function RequestForm({ lastResult }: { lastResult: LastResult }) {
 		lastResult,
 		constraint: getZodConstraint(PasswordResetRequestSchema),
 		shouldValidate: 'onBlur',
+		shouldRevalidate: 'onInput',
 		onValidate: ({ formData }) => parseWithZod(formData, { schema: PasswordResetRequestSchema }),
 	})
 	return (
@@ -106,6 +107,7 @@ function NewPasswordForm({ token, lastResult }: { token: string; lastResult: Las
 		lastResult,
 		constraint: getZodConstraint(NewPasswordSchema),
 		shouldValidate: 'onBlur',
+		shouldRevalidate: 'onInput',
 		onValidate: ({ formData }) => parseWithZod(formData, { schema: NewPasswordSchema }),
 	})
 	return (

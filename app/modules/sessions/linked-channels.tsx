@@ -18,9 +18,9 @@ export function LinkedChannels({ channels, lang }: { channels: LinkedChannel[]; 
 	const back = location.pathname + location.search
 	const hasTwitch = channels.some((c) => c.platform === 'twitch')
 	return (
-		<section className="panel linked-channels" aria-labelledby="linked-channels-title">
+		<section className="card settings__section linked-channels" aria-labelledby="linked-channels-title">
 			<h2 id="linked-channels-title">{t('channels.title')}</h2>
-			<p className="muted">{t('channels.description')}</p>
+			<p className="settings__lead">{t('channels.description')}</p>
 			{channels.length === 0 ? <p>{t('channels.none')}</p> : null}
 			{channels.length > 0 ? (
 				<ul className="linked-channels__list">

@@ -62,6 +62,7 @@ function PasswordForm({ intent, label, lastResult }: { intent: string; label: st
 		lastResult,
 		constraint: getZodConstraint(TotpPasswordSchema),
 		shouldValidate: 'onBlur',
+		shouldRevalidate: 'onInput',
 		onValidate: ({ formData }) => parseWithZod(formData, { schema: TotpPasswordSchema }),
 	})
 	return (
@@ -86,6 +87,7 @@ function TotpConfirm({ setup, lastResult }: { setup: TotpSetup; lastResult: Subm
 		lastResult,
 		constraint: getZodConstraint(TotpConfirmSchema),
 		shouldValidate: 'onBlur',
+		shouldRevalidate: 'onInput',
 		onValidate: ({ formData }) => parseWithZod(formData, { schema: TotpConfirmSchema }),
 	})
 	return (
