@@ -100,12 +100,6 @@ const de = {
 		},
 		session: {
 			title: 'Live-Session',
-			'not-live': 'Dieser Kanal ist gerade nicht live. Das war seine letzte Session.',
-			'status-active': 'Läuft',
-			'status-ended': 'Beendet',
-			'min-boost': 'Mindest-Boost: {{amount}} Coins',
-			'voting-duration': 'Die Abstimmung dauert {{seconds}} Sekunden',
-			'watch-on': 'Auf {{platform}} ansehen',
 		},
 		overlay: {
 			title: 'Stream-Overlay',

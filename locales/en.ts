@@ -102,12 +102,6 @@ const en = {
 		},
 		session: {
 			title: 'Live session',
-			'not-live': 'This channel is not live right now. This was its last session.',
-			'status-active': 'Live',
-			'status-ended': 'Ended',
-			'min-boost': 'Minimum boost: {{amount}} coins',
-			'voting-duration': 'Voting lasts {{seconds}} seconds',
-			'watch-on': 'Watch on {{platform}}',
 		},
 		overlay: {
 			title: 'Stream overlay',

@@ -100,12 +100,6 @@ const es = {
 		},
 		session: {
 			title: 'Sesión en directo',
-			'not-live': 'Este canal no está en directo ahora mismo. Esta fue su última sesión.',
-			'status-active': 'En directo',
-			'status-ended': 'Finalizada',
-			'min-boost': 'Impulso mínimo: {{amount}} monedas',
-			'voting-duration': 'La votación dura {{seconds}} segundos',
-			'watch-on': 'Ver en {{platform}}',
 		},
 		overlay: {
 			title: 'Overlay para el directo',

@@ -100,12 +100,6 @@ const tr = {
 		},
 		session: {
 			title: 'Canlı yayın',
-			'not-live': 'Bu kanal şu anda canlı yayında değil. Bu, kanalın son yayınıydı.',
-			'status-active': 'Canlı',
-			'status-ended': 'Sona erdi',
-			'min-boost': 'En az destek: {{amount}} jeton',
-			'voting-duration': 'Oylama {{seconds}} saniye sürer',
-			'watch-on': '{{platform}} üzerinden izle',
 		},
 		overlay: {
 			title: 'Yayın katmanı',
