@@ -37,7 +37,9 @@ export function Field({
 	inputProps,
 	errors,
 	hint,
+	className = 'field',
 }: {
+	className?: string
 	label: ReactNode
 	inputProps: InputHTMLAttributes<HTMLInputElement> & { key?: string | undefined }
 	errors?: string[] | undefined
@@ -49,7 +51,7 @@ export function Field({
 	const errorId = errors?.length ? `${id}-error` : undefined
 	const hintId = hint ? `${id}-hint` : undefined
 	return (
-		<div className="field">
+		<div className={className}>
 			<label htmlFor={id}>{label}</label>
 			<input
 				key={key}

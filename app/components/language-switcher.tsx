@@ -2,14 +2,9 @@ import { useTranslation } from 'react-i18next'
 import { useLocation } from 'react-router'
 import { LOCALES, switchLocalePath, type Locale } from '#app/i18n/locales'
 
-/**
- * A disclosure of plain links to the same page in each language: it works
- * without JavaScript, and a full document load lets the server set the
- * language cookie and send the new language's messages.
- */
+/** The header's language menu: a disclosure of LanguageLinks, so it works without JavaScript. */
 export function LanguageSwitcher({ locale }: { locale: Locale }) {
 	const { t } = useTranslation()
-	const location = useLocation()
 	const current = LOCALES.find((l) => l.code === locale)
 	return (
 		<details className="language-switcher">
@@ -20,20 +15,34 @@ export function LanguageSwitcher({ locale }: { locale: Locale }) {
 				</svg>
 				{current?.name}
 			</summary>
-			<ul aria-label={t('nav.language')}>
-				{LOCALES.map((l) => (
-					<li key={l.code}>
-						<a
-							href={switchLocalePath(location.pathname, l.code) + location.search + location.hash}
-							hrefLang={l.code}
-							lang={l.code}
-							aria-current={l.code === locale ? 'true' : undefined}
-						>
-							{l.name}
-						</a>
-					</li>
-				))}
-			</ul>
+			<LanguageLinks locale={locale} label={t('nav.language')} />
 		</details>
+	)
+}
+
+/**
+ * The same page in each language as plain links, the current one marked: a
+ * full document load lets the server set the language cookie and send the new
+ * language's messages, with or without JavaScript. The header's switcher, the
+ * phone menu and the settings page all list them.
+ */
+export function LanguageLinks({ locale, label, className, linkClassName }: { locale: Locale; label?: string; className?: string; linkClassName?: string }) {
+	const location = useLocation()
+	return (
+		<ul className={className} aria-label={label}>
+			{LOCALES.map((l) => (
+				<li key={l.code}>
+					<a
+						className={linkClassName}
+						href={switchLocalePath(location.pathname, l.code) + location.search + location.hash}
+						hrefLang={l.code}
+						lang={l.code}
+						aria-current={l.code === locale ? 'true' : undefined}
+					>
+						{l.name}
+					</a>
+				</li>
+			))}
+		</ul>
 	)
 }

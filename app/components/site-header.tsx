@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next'
 import { Form, Link, NavLink, useLocation } from 'react-router'
-import { LOCALES, switchLocalePath, type Locale } from '#app/i18n/locales'
+import type { Locale } from '#app/i18n/locales'
 import { useAuthDialog } from './auth-dialog'
-import { LanguageSwitcher } from './language-switcher'
+import { LanguageLinks, LanguageSwitcher } from './language-switcher'
 import { LogoMark } from './logo'
 import { WalletBalance } from './wallet-balance'
 
@@ -112,21 +112,7 @@ function PhoneMenu({ locale, accountLabel }: { locale: Locale; accountLabel: str
 						</NavLink>
 					) : null}
 				</nav>
-				<ul className="choice-list" aria-label={t('nav.language')}>
-					{LOCALES.map((l) => (
-						<li key={l.code}>
-							<a
-								className="choice"
-								href={switchLocalePath(location.pathname, l.code) + location.search + location.hash}
-								hrefLang={l.code}
-								lang={l.code}
-								aria-current={l.code === locale ? 'true' : undefined}
-							>
-								{l.name}
-							</a>
-						</li>
-					))}
-				</ul>
+				<LanguageLinks locale={locale} label={t('nav.language')} className="choice-list" linkClassName="choice" />
 				{accountLabel ? <SignOut locale={locale} className="button site-menu__sign-out" /> : null}
 			</div>
 		</details>

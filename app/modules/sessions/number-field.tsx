@@ -1,6 +1,6 @@
 import { useId, useState, type KeyboardEvent, type ReactNode } from 'react'
 import { Button, Group, I18nProvider, Input, Label, NumberField as AriaNumberField, Text } from 'react-aria-components'
-import { ErrorList } from '#app/components/forms'
+import { ErrorList, Field } from '#app/components/forms'
 import { useHydrated } from '#app/utils/use-hydrated'
 
 type Limit = { min: number; max: number; step: number }
@@ -50,31 +50,14 @@ export function NumberField({
 	}
 	const invalid = Boolean(errors?.length)
 	if (!hydrated) {
-		const errorId = invalid ? `${id}-error` : undefined
-		const hintId = hint ? `${id}-hint` : undefined
 		return (
-			<div className="field number-field">
-				<label htmlFor={id}>{label}</label>
-				<input
-					id={id}
-					name={name}
-					type="number"
-					inputMode="numeric"
-					required
-					min={limit.min}
-					max={limit.max}
-					step={limit.step}
-					defaultValue={defaultValue}
-					aria-invalid={invalid || undefined}
-					aria-describedby={[errorId, hintId].filter(Boolean).join(' ') || undefined}
-				/>
-				{hint ? (
-					<p id={hintId} className="field__hint">
-						{hint}
-					</p>
-				) : null}
-				<ErrorList id={errorId} errors={errors} />
-			</div>
+			<Field
+				className="field number-field"
+				label={label}
+				hint={hint}
+				errors={errors}
+				inputProps={{ id, name, type: 'number', inputMode: 'numeric', required: true, min: limit.min, max: limit.max, step: limit.step, defaultValue }}
+			/>
 		)
 	}
 	return (

@@ -17,6 +17,14 @@ export type StartSessionActionData = { result: SubmissionResult<string[]>; needs
 
 export const startSessionPath = (lang: string) => `/${lang}/start-session`
 
+/** The number fields, in the order the form shows them; their limits and defaults are SESSION_LIMITS'. */
+const NUMBER_FIELDS = [
+	{ name: 'maxDaresPerUser', label: 'sessions.max-dares', hint: null },
+	{ name: 'maxFreeDaresPerUser', label: 'sessions.max-free-dares', hint: 'sessions.max-free-dares-hint' },
+	{ name: 'minBoost', label: 'sessions.min-boost', hint: 'sessions.min-boost-hint' },
+	{ name: 'votingDuration', label: 'sessions.voting-duration', hint: 'sessions.voting-duration-hint' },
+] as const
+
 function numberOrDefault(value: unknown, fallback: number): number | undefined {
 	if (value === undefined) return fallback
 	const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN
@@ -55,14 +63,10 @@ function StartSessionFields({
 		shouldRevalidate: 'onInput',
 		defaultValue: {
 			platform: channels[0]?.platform,
-			maxDaresPerUser: String(SESSION_LIMITS.maxDaresPerUser.default),
-			maxFreeDaresPerUser: String(SESSION_LIMITS.maxFreeDaresPerUser.default),
-			minBoost: String(SESSION_LIMITS.minBoost.default),
-			votingDuration: String(SESSION_LIMITS.votingDuration.default),
+			...Object.fromEntries(NUMBER_FIELDS.map(({ name }) => [name, String(SESSION_LIMITS[name].default)])),
 		},
 		onValidate: ({ formData }) => parseWithZod(formData, { schema: StartSessionSchema }),
 	})
-	const num = (field: { initialValue?: unknown }, fallback: number) => numberOrDefault(field.initialValue, fallback)
 	return (
 		<FormComponent method="post" action={startSessionPath(lang)} ref={formRef} {...getFormProps(form)} className="stack start-session">
 			<Field
@@ -90,51 +94,23 @@ function StartSessionFields({
 				<ErrorList id={fields.platform.errorId} errors={fields.platform.errors} />
 			</div>
 			<div className="start-session__numbers">
-				<NumberField
-					name={fields.maxDaresPerUser.name}
-					label={t('sessions.max-dares')}
-					limit={SESSION_LIMITS.maxDaresPerUser}
-					defaultValue={num(fields.maxDaresPerUser, SESSION_LIMITS.maxDaresPerUser.default)}
-					errors={fields.maxDaresPerUser.errors}
-					locale={lang}
-				/>
-				<NumberField
-					name={fields.maxFreeDaresPerUser.name}
-					label={t('sessions.max-free-dares')}
-					hint={t('sessions.max-free-dares-hint')}
-					limit={SESSION_LIMITS.maxFreeDaresPerUser}
-					defaultValue={num(fields.maxFreeDaresPerUser, SESSION_LIMITS.maxFreeDaresPerUser.default)}
-					errors={fields.maxFreeDaresPerUser.errors}
-					locale={lang}
-				/>
-				<NumberField
-					name={fields.minBoost.name}
-					label={t('sessions.min-boost')}
-					hint={t('sessions.min-boost-hint')}
-					limit={SESSION_LIMITS.minBoost}
-					defaultValue={num(fields.minBoost, SESSION_LIMITS.minBoost.default)}
-					errors={fields.minBoost.errors}
-					locale={lang}
-				/>
-				<NumberField
-					name={fields.votingDuration.name}
-					label={t('sessions.voting-duration')}
-					hint={t('sessions.voting-duration-hint')}
-					limit={SESSION_LIMITS.votingDuration}
-					defaultValue={num(fields.votingDuration, SESSION_LIMITS.votingDuration.default)}
-					errors={fields.votingDuration.errors}
-					locale={lang}
-				/>
+				{NUMBER_FIELDS.map(({ name, label, hint }) => (
+					<NumberField
+						key={name}
+						name={fields[name].name}
+						label={t(label)}
+						hint={hint ? t(hint) : undefined}
+						limit={SESSION_LIMITS[name]}
+						defaultValue={numberOrDefault(fields[name].initialValue, SESSION_LIMITS[name].default)}
+						errors={fields[name].errors}
+						locale={lang}
+					/>
+				))}
 			</div>
 			{agreementBox ? (
 				<fieldset className="agreement-box">
 					<legend>{t('sessions.agreement-title')}</legend>
-					<p>{t('sessions.agreement-description')}</p>
-					<p>
-						<a href={`/${lang}/creator-agreement`} target="_blank" rel="noopener">
-							{t('sessions.agreement-read')}
-						</a>
-					</p>
+					<AgreementIntro lang={lang} />
 					<label className="checkbox">
 						<input type="checkbox" name="acceptAgreement" value="accept" required />
 						<span>{t('sessions.agreement-checkbox')}</span>
@@ -273,12 +249,7 @@ function StartSessionDialogBody({ channels, lang, onClose }: { channels: LinkedC
 			{askAgreement ? (
 				<div role="group" aria-labelledby="agreement-dialog-title" className="stack">
 					<h2 id="agreement-dialog-title">{t('sessions.agreement-title')}</h2>
-					<p>{t('sessions.agreement-description')}</p>
-					<p>
-						<a href={`/${lang}/creator-agreement`} target="_blank" rel="noopener">
-							{t('sessions.agreement-read')}
-						</a>
-					</p>
+					<AgreementIntro lang={lang} />
 					<div className="actions">
 						<button type="button" className="button button--ghost" onClick={decline}>
 							{t('sessions.agreement-decline')}
@@ -289,6 +260,21 @@ function StartSessionDialogBody({ channels, lang, onClose }: { channels: LinkedC
 					</div>
 				</div>
 			) : null}
+		</>
+	)
+}
+
+/** What the creator agreement asks, with the document to read in a new tab. */
+function AgreementIntro({ lang }: { lang: Locale }) {
+	const { t } = useTranslation()
+	return (
+		<>
+			<p>{t('sessions.agreement-description')}</p>
+			<p>
+				<a href={`/${lang}/creator-agreement`} target="_blank" rel="noopener">
+					{t('sessions.agreement-read')}
+				</a>
+			</p>
 		</>
 	)
 }
