@@ -99,7 +99,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
 			<head>
 				<meta charSet="utf-8" />
 				<meta name="viewport" content="width=device-width, initial-scale=1" />
-				<meta name="theme-color" content="#0f0d17" />
+				<meta name="theme-color" content="#0f0d17" media="(prefers-color-scheme: dark)" />
+				<meta name="theme-color" content="#f6f4fb" media="(prefers-color-scheme: light)" />
 				<Meta />
 				<Links />
 			</head>

@@ -35,7 +35,7 @@ export function AppToaster() {
 	const { position, visibleToasts, duration, gap, width } = TOASTER_DEFAULTS
 	const toaster = (
 		<Toaster
-			theme="dark"
+			theme="system"
 			position={position}
 			visibleToasts={visibleToasts}
 			duration={duration}
