@@ -23,6 +23,9 @@ const CHROMIUM_ARGS = [
 const servers = [{ name: 'pglite', port: Number(process.env.E2E_PORT ?? 3101) }]
 if (process.env.TEST_DATABASE_URL) servers.push({ name: 'postgres', port: servers[0]!.port + 1 })
 
+/** Specs about the rendered page alone, not its data: run once, on PGlite with JavaScript. */
+const PAGE_ONLY = /(layout-shift|theme)\.spec\.ts$/
+
 /** The phone-sized projects run the specs about the small-screen layout only. */
 const PHONE = { viewport: { width: 390, height: 844 }, testMatch: /header\.spec\.ts$/ }
 
@@ -31,6 +34,7 @@ const projects: Project[] = servers.flatMap((server) =>
 		[true, false].map((javaScriptEnabled) => ({
 			name: `${server.name}${phone ? '-phone' : ''}-${javaScriptEnabled ? 'js' : 'nojs'}`,
 			...(phone ? { testMatch: PHONE.testMatch } : {}),
+			...(!phone && (server.name !== 'pglite' || !javaScriptEnabled) ? { testIgnore: PAGE_ONLY } : {}),
 			use: {
 				browserName: 'chromium' as const,
 				baseURL: `http://127.0.0.1:${server.port}`,

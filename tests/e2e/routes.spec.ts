@@ -1,30 +1,11 @@
-import { expect, test } from '@playwright/test'
 import { DEMO_SESSIONS } from '../../app/db/seed.server'
+import { expect, test } from '@playwright/test'
 import { documentTitle, LANGS, tr } from './support/i18n'
+import { PUBLIC_PAGES } from './support/pages'
 
+const PAGES = PUBLIC_PAGES
 const live = DEMO_SESSIONS.miaLive
 const ended = DEMO_SESSIONS.luciaEnded
-
-/** Every route of the spec (section 2) and PRODUCT.md, with the key of its page title. */
-const PAGES: Array<{ path: string; title: string | ((lang: (typeof LANGS)[number]) => string) }> = [
-	{ path: '', title: 'home.title' },
-	{ path: '/shop', title: 'shop.title' },
-	{ path: '/shop?returnPath=%2Fen%2Fterms', title: 'shop.title' },
-	{ path: '/terms', title: 'pages.terms.title' },
-	{ path: '/privacy', title: 'pages.privacy.title' },
-	{ path: '/imprint', title: 'pages.imprint.title' },
-	{ path: '/confirm?confirmed=1', title: 'pages.confirm.title' },
-	{ path: '/register', title: 'pages.register.title' },
-	{ path: '/password-reset', title: 'pages.password-reset.title' },
-	{ path: '/password-reset?changePassword=true', title: 'pages.password-reset.title' },
-	{ path: '/creator-agreement', title: 'pages.creator-agreement.title' },
-	{ path: '/login', title: 'pages.login.title' },
-	// A visitor asking for settings is sent to sign in first.
-	{ path: '/settings', title: 'pages.login.title' },
-	{ path: `/session/${live.id}`, title: () => live.title },
-	{ path: `/${live.platform}/${live.channel}`, title: () => live.title },
-	{ path: `/overlay/${live.id}`, title: 'pages.overlay.title' },
-]
 
 test.describe('every route in every language', () => {
 	for (const lang of LANGS) {
