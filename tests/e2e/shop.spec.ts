@@ -25,6 +25,12 @@ test('buying a pack through the test checkout credits the wallet once and return
 	const rows = page.getByRole('region', { name: tr('en', 'shop.history-title') }).getByRole('row')
 	await expect(rows).toHaveCount(2)
 	await expect(rows.nth(1)).toContainText(tr('en', 'shop.status-completed'))
+
+	// Settings lists the same purchase.
+	await page.goto('/en/settings')
+	const settingsRows = page.getByRole('region', { name: tr('en', 'shop.history-title') }).getByRole('row')
+	await expect(settingsRows).toHaveCount(2)
+	await expect(settingsRows.nth(1)).toContainText(tr('en', 'shop.pack-coins', { coins: '500' }))
 })
 
 test('an outside returnPath is ignored: the purchase stays in the shop', async ({ page }) => {

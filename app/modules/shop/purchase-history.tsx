@@ -6,11 +6,20 @@ import { formatCoins, formatPrice } from './format'
  * The viewer's purchases (date, pack, coins, amount, status). Its data comes
  * from readPurchaseHistory() in the route's loader.
  */
-export function PurchaseHistory({ locale, purchases }: { locale: string; purchases: PurchaseHistoryRow[] }) {
+export function PurchaseHistory({
+	locale,
+	purchases,
+	className = 'purchase-history',
+}: {
+	locale: string
+	purchases: PurchaseHistoryRow[]
+	/** The settings page shows it as one of its cards. */
+	className?: string
+}) {
 	const { t } = useTranslation()
 	const dates = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' })
 	return (
-		<section className="purchase-history" aria-labelledby="purchase-history-title">
+		<section className={className} aria-labelledby="purchase-history-title">
 			<h2 id="purchase-history-title">{t('shop.history-title')}</h2>
 			{purchases.length === 0 ? (
 				<p className="purchase-history__empty">{t('shop.history-empty')}</p>

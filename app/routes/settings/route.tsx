@@ -11,7 +11,10 @@ import type { Locale } from '#app/i18n/locales'
 import { requireViewer } from '#app/modules/auth/require-viewer.server'
 import { LinkedChannels } from '#app/modules/sessions/linked-channels'
 import { getLinkedChannels } from '#app/modules/sessions/service.server'
+import { PurchaseHistory } from '#app/modules/shop/purchase-history'
+import { readPurchaseHistory } from '#app/modules/shop/service.server'
 import sessionsStylesHref from '#app/styles/sessions.css?url'
+import shopStylesHref from '#app/styles/shop.css?url'
 import { queryAsViewer } from '#app/utils/db.server'
 import { LanguageSection } from './language'
 import { ProfileSection, USERNAME_INTENT } from './profile'
@@ -21,7 +24,10 @@ import { changeSignInMethod } from './sign-in-methods.server'
 import { TOTP_CONFIRM_INTENT, TOTP_DISABLE_INTENT, TOTP_ENROLL_INTENT, TwoFactorSection } from './two-factor'
 import { changeTwoFactor } from './two-factor.server'
 
-export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: sessionsStylesHref }]
+export const links: Route.LinksFunction = () => [
+	{ rel: 'stylesheet', href: sessionsStylesHref },
+	{ rel: 'stylesheet', href: shopStylesHref },
+]
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
 	const viewer = requireViewer(request, context)
@@ -36,15 +42,16 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 			: redirectWithError(here, translateError(t, result.error.code), { headers: result.headers })
 	}
 	const methods = await accounts.listSignInMethods(request)
-	const { username, channels } = await queryAsViewer(context, async (tx) => {
+	const { username, channels, purchases } = await queryAsViewer(context, async (tx) => {
 		const { rows } = await tx.query<{ username: string }>('select username from public.profiles where id = auth.uid()')
-		return { username: rows[0]?.username ?? null, channels: await getLinkedChannels(tx) }
+		return { username: rows[0]?.username ?? null, channels: await getLinkedChannels(tx), purchases: await readPurchaseHistory(tx) }
 	})
 	return data(
 		{
 			email: viewer.email,
 			username,
 			channels,
+			purchases,
 			totpEnabled: viewer.totpEnabled ?? viewer.claims.aal === 'aal2',
 			// A failure to list them leaves the section out rather than the page.
 			methods: methods.ok ? methods.data.methods : null,
@@ -94,6 +101,7 @@ export default function SettingsPage({ loaderData, actionData, params }: Route.C
 				lastResult={actionData && actionData.intent !== USERNAME_INTENT ? actionData : null}
 			/>
 			<LinkedChannels channels={loaderData.channels} lang={params.lang as Locale} />
+			<PurchaseHistory locale={params.lang as Locale} purchases={loaderData.purchases} className="card settings__section purchase-history" />
 			<LanguageSection locale={params.lang as Locale} />
 			<section className="card settings__section" aria-labelledby="settings-danger">
 				<h2 id="settings-danger">{t('settings.danger-title')}</h2>
