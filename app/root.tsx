@@ -64,13 +64,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	const account = viewer
 		? await queryAsViewer(context, async (tx) => {
 				const { username, gate } = await accountGate(tx, documents.terms_of_service, documents.creator_agreement)
-				return { email: viewer.email, username, gate, balance: await readOwnBalance(tx) }
+				// `totp`: the delete-account confirmation asks for a code instead of the password.
+				return { email: viewer.email, username, gate, balance: await readOwnBalance(tx), totp: viewer.totpEnabled === true }
 			})
 		: null
 	return data(
 		{
 			locale,
 			account,
+			oauthProviders: context.get(servicesContext).platform.accounts.oauthProviders,
 			messagesVersion: messagesVersion[locale],
 			documents,
 			toast: toast

@@ -1,7 +1,8 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from 'react-i18next'
-import { Form, Link } from 'react-router'
+import { Form, Link, useRouteLoaderData } from 'react-router'
+import type { loader as rootLoader } from '#app/root'
 import { SignInSchema, SignUpSchema } from '#app/modules/auth/schemas'
 import { ConfirmationPanel } from './confirmation-panel'
 import { ErrorList, Field, SubmitButton } from './forms'
@@ -46,11 +47,15 @@ export function SignInMethods({ lang, redirectTo, actionData, FormComponent = Fo
 		onValidate: ({ formData }) => parseWithZod(formData, { schema: SignInSchema }),
 	})
 	const oauthError = actionData?.intent === 'oauth' ? actionData.error : null
+	// Only the providers this deployment has configured are offered.
+	const providers = useRouteLoaderData<typeof rootLoader>('root')?.oauthProviders ?? []
 	return (
 		<>
-			<OAuthButton lang={lang} provider="twitch" redirectTo={redirectTo} label={t('auth.continue-with-twitch')} />
+			{providers.includes('twitch') ? (
+				<OAuthButton lang={lang} provider="twitch" redirectTo={redirectTo} label={t('auth.continue-with-twitch')} />
+			) : null}
 			<ErrorList errors={oauthError ? [oauthError] : null} />
-			<details className="other-methods" open={Boolean(passwordResult) || undefined}>
+			<details className="other-methods" open={Boolean(passwordResult) || !providers.includes('twitch') || undefined}>
 				<summary>{t('auth.other-methods')}</summary>
 				<FormComponent method="post" action={`/${lang}/login`} {...getFormProps(form)} className="stack">
 					<input type="hidden" name="redirectTo" value={redirectTo} />
@@ -68,7 +73,9 @@ export function SignInMethods({ lang, redirectTo, actionData, FormComponent = Fo
 					<SubmitButton intent="password">{t('auth.sign-in')}</SubmitButton>
 					<Link to={`/${lang}/password-reset`}>{t('auth.forgot-password')}</Link>
 				</FormComponent>
-				<OAuthButton lang={lang} provider="google" redirectTo={redirectTo} label={t('auth.continue-with-google')} />
+				{providers.includes('google') ? (
+					<OAuthButton lang={lang} provider="google" redirectTo={redirectTo} label={t('auth.continue-with-google')} />
+				) : null}
 			</details>
 			<TermsDisclaimer variant="continue" />
 			<p>

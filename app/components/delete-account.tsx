@@ -1,5 +1,7 @@
 import { useTranslation } from 'react-i18next'
-import { Form } from 'react-router'
+import { Form, useRouteLoaderData } from 'react-router'
+import type { loader as rootLoader } from '#app/root'
+import { formatCoins } from '#app/modules/shop/format'
 import { SubmitButton } from './forms'
 
 /** The id of the account dialog's delete-account disclosure, which toasts point to. */
@@ -16,17 +18,45 @@ export function openDeleteAccount(id: string) {
 
 /**
  * The delete-account confirmation (spec section 2: cancel / delete), a
- * disclosure that works without JavaScript. "Cancel" goes back to `back`.
+ * disclosure that works without JavaScript. It asks for proof that the
+ * person at the keyboard owns the account: the authenticator app's code for
+ * a two-factor account, else the password (an account that signs in only
+ * through Google or Twitch leaves it empty and must have signed in within the
+ * last few minutes). "Cancel" goes back to `back`; a refusal comes back there
+ * as a toast.
  */
 export function DeleteAccount({ back, id }: { back: string; id?: string }) {
-	const { t } = useTranslation()
+	const { t, i18n } = useTranslation()
+	const account = useRouteLoaderData<typeof rootLoader>('root')?.account
+	const totp = account?.totp === true
+	const balance = account?.balance ?? 0
+	const fieldId = `${id ?? 'delete-account'}-proof`
 	return (
 		<details className="delete-account" id={id}>
 			<summary>{t('account.delete-account')}</summary>
 			<Form method="post" action="/api/auth/delete" className="stack">
 				<h3>{t('account.delete-title')}</h3>
 				<p>{t('account.delete-description')}</p>
+				{balance > 0 ? (
+					<p className="delete-account__forfeit" role="note">
+						{t('account.delete-forfeit', { coins: formatCoins(i18n.language, balance) })}
+					</p>
+				) : null}
 				<input type="hidden" name="redirectTo" value={back} />
+				{totp ? (
+					<div className="field">
+						<label htmlFor={fieldId}>{t('account.delete-code')}</label>
+						<input id={fieldId} name="code" type="text" inputMode="numeric" autoComplete="one-time-code" maxLength={6} pattern="\d{6}" required />
+					</div>
+				) : (
+					<div className="field">
+						<label htmlFor={fieldId}>{t('account.delete-password')}</label>
+						<input id={fieldId} name="password" type="password" autoComplete="current-password" maxLength={100} aria-describedby={`${fieldId}-hint`} />
+						<p className="hint" id={`${fieldId}-hint`}>
+							{t('account.delete-password-hint')}
+						</p>
+					</div>
+				)}
 				<div className="actions">
 					<a href={back} className="button">
 						{t('account.delete-cancel')}

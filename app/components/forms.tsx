@@ -1,6 +1,7 @@
 import { useId, type InputHTMLAttributes, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useNavigation } from 'react-router'
+import { formatWait } from '#app/modules/account/messages'
 
 type ErrorsProps = { id?: string; errors?: string[] | null }
 
@@ -10,24 +11,30 @@ type ErrorsProps = { id?: string; errors?: string[] | null }
  * are translated here, anything else is shown as the unknown error.
  */
 export function ErrorList({ id, errors }: ErrorsProps) {
-	const { t } = useTranslation()
+	const { t, i18n } = useTranslation()
 	const list = errors?.filter(Boolean) ?? []
 	if (list.length === 0) return null
 	return (
 		<ul id={id} className="form-errors" role="alert">
 			{list.map((e) => (
-				<li key={e}>{translateError(t, e)}</li>
+				<li key={e}>{translateError(t, e, i18n.language)}</li>
 			))}
 		</ul>
 	)
 }
 
-export function translateError(t: (key: string, options?: Record<string, unknown>) => string, message: string): string {
+/**
+ * A validation key or an `error-…` code, optionally with the seconds to wait
+ * (`error-rate-limited:840`, see failureMessage), as the sentence to show.
+ */
+export function translateError(t: (key: string, options?: Record<string, unknown>) => string, message: string, locale = 'en'): string {
 	if (message.startsWith('validation.')) return t(message)
 	if (message.startsWith('error-')) {
-		const key = `errors.${message}`
-		const translated = t(key)
-		return translated === key ? t('errors.unknown-error') : translated
+		const [code, seconds] = message.split(':')
+		const wait = Number(seconds)
+		const key = `errors.${code}`
+		const translated = Number.isInteger(wait) && wait > 0 ? t(`${key}-wait`, { wait: formatWait(wait, locale) }) : t(key)
+		return translated === key || translated === `${key}-wait` ? t('errors.unknown-error') : translated
 	}
 	return t('errors.unknown-error')
 }

@@ -17,6 +17,14 @@ export const DEMO_USERS = {
 
 export type DemoUserKey = keyof typeof DEMO_USERS
 
+/**
+ * The demo accounts' password on the embedded default (local platform, demo
+ * data on): public on purpose, listed on /dev/mailbox and in the README, so a
+ * developer can sign in as a funded viewer or a live creator. Never set
+ * anywhere demo data is off.
+ */
+export const DEMO_PASSWORD = 'dareboost-demo'
+
 export const DEMO_CREATOR_CHANNELS = {
 	mia: { platform: 'twitch', channel: 'mia_plays' },
 	emre: { platform: 'kick', channel: 'emre_live' },

@@ -74,6 +74,10 @@ export type AuthErrorCode =
 	| 'error-invalid-totp'
 	| 'error-not-authenticated'
 	| 'error-single-identity-not-deletable'
+	| 'error-wrong-password'
+	| 'error-reauthentication-required'
+	| 'error-wallet-not-empty'
+	| 'error-provider-not-configured'
 	| 'error-unknown'
 
 export interface AuthFailure {
@@ -104,7 +108,12 @@ export interface AccountService {
 	signUp(request: Request, input: { email: string; password: string; locale: Locale; redirectTo: string }): Promise<AuthResult>
 	/** Answers the same whether or not the address has an unconfirmed account; 60-second cooldown per address. */
 	resendConfirmation(request: Request, input: { email: string; locale: Locale; redirectTo: string }): Promise<AuthResult>
-	/** Reads the confirmation link's query (token, redirect-to); signs the user in the first time. */
+	/**
+	 * Reads the confirmation link's query (token, redirect-to) and signs the
+	 * user in. Routes call it from a POST only (the link's GET shows a button),
+	 * so a mail scanner's prefetch or a cross-site link consumes nothing; a
+	 * provider's return (OAuth state and PKCE protect it) may come as a GET.
+	 */
 	confirmEmail(request: Request): Promise<AuthResult<{ redirectTo: string }>>
 	signIn(request: Request, input: { email: string; password: string }): Promise<AuthResult<{ totpRequired: boolean }>>
 	/** A 6-digit TOTP or a recovery code; completes a sign-in that needed it. */
@@ -117,7 +126,13 @@ export interface AccountService {
 	enrollTotp(request: Request, input: { password: string }): Promise<AuthResult<{ uri: string; secret: string; recoveryCodes: string[] }>>
 	confirmTotpEnrollment(request: Request, input: { code: string }): Promise<AuthResult>
 	disableTotp(request: Request, input: { password: string }): Promise<AuthResult>
-	deleteAccount(request: Request): Promise<AuthResult>
+	/**
+	 * Proof first: the password; for a two-factor account a current code
+	 * instead; for an account without either (providers only) a sign-in
+	 * within the last few minutes (error-reauthentication-required). A wallet
+	 * that still holds coins refuses in SQL (error-wallet-not-empty, 409).
+	 */
+	deleteAccount(request: Request, input: { password?: string; code?: string }): Promise<AuthResult>
 	/** The signed-in user's ways to sign in, and the providers they could still connect (configured, not yet linked). */
 	listSignInMethods(request: Request): Promise<AuthResult<{ methods: SignInMethod[]; connectable: OAuthProvider[] }>>
 	/** Starts connecting a provider to the signed-in account; it comes back to `/{locale}/settings?link={provider}`. */
@@ -126,6 +141,8 @@ export interface AccountService {
 	finishLink(request: Request): Promise<AuthResult<{ provider: OAuthProvider }>>
 	/** Disconnects a provider; refused (error-single-identity-not-deletable) when it is the only way left to sign in. */
 	unlinkProvider(request: Request, input: { provider: OAuthProvider }): Promise<AuthResult>
+	/** The providers this deployment has configured: the only ones the pages offer. */
+	readonly oauthProviders: readonly OAuthProvider[]
 	/** Provider-owned HTTP endpoints (OAuth callbacks) under /api/auth/provider/*: a Response, or null when the path is not theirs. */
 	handle(request: Request): Promise<Response | null>
 }

@@ -30,6 +30,7 @@ export function unavailableAccountService(status: number, reasons?: string[]): A
 		linkProvider: refuse,
 		finishLink: refuse,
 		unlinkProvider: refuse,
+		oauthProviders: [],
 		handle: async () => null,
 	}
 }

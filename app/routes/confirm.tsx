@@ -1,15 +1,20 @@
 import { useTranslation } from 'react-i18next'
-import { data, Link, redirect } from 'react-router'
+import { data, Form, Link, redirect } from 'react-router'
 import type { Route } from './+types/confirm'
-import { ErrorList } from '#app/components/forms'
+import { ErrorList, SubmitButton } from '#app/components/forms'
 import { PageTitle } from '#app/components/page-title'
 import { servicesContext, viewerContext } from '#app/context.server'
 import { safeRedirectPath } from '#app/utils/redirect'
 
 /**
- * Where the sign-up mail's link and social sign-in land (spec section 2):
- * confirms the account, then shows the account-confirmed card with the way
- * back to the page the visitor started from (`redirect-to`).
+ * Where the sign-up mail's link and social sign-in land (spec section 2).
+ *
+ * A mail link's GET only shows a card with one button: mail scanners fetch
+ * links before their reader does, and a link on another site could sign a
+ * visitor's browser into someone else's account. The button's POST (same
+ * origin, checked by the middleware) confirms and signs in. A provider's
+ * return (`code`, or Better Auth's session already set) stays a GET: the
+ * OAuth state and PKCE verifier bind it to the browser that started it.
  */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
 	const url = new URL(request.url)
@@ -21,43 +26,55 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 	}
 	const providerError = url.searchParams.get('error')
 	if (providerError?.startsWith('error-')) {
-		return data({ confirmed: false as const, continueTo: home, error: providerError }, { status: 400 })
+		return data({ state: 'failed' as const, continueTo: home, error: providerError }, { status: 400 })
 	}
-	// A provider's own error (access_denied, Supabase's error_code...) is
-	// read by the platform's service, which knows its vocabulary.
-	const hasToken = ['token', 'code', 'token_hash', 'error'].some((k) => url.searchParams.has(k))
-	if (!hasToken) {
-		const confirmed = url.searchParams.get('confirmed') === '1'
-		if (!confirmed && !context.get(viewerContext)) throw redirect(`/${params.lang}/login`)
-		return { confirmed: true as const, continueTo, error: null }
+	if (url.searchParams.has('token') || url.searchParams.has('token_hash')) {
+		return { state: 'pending' as const, continueTo, error: null }
 	}
+	if (url.searchParams.has('code') || url.searchParams.has('error')) return confirm(request, context, params.lang)
+	const confirmed = url.searchParams.get('confirmed') === '1'
+	if (!confirmed && !context.get(viewerContext)) throw redirect(`/${params.lang}/login`)
+	return { state: 'confirmed' as const, continueTo, error: null }
+}
+
+/** The confirm card's button: the link's query is this request's. */
+export function action({ request, context, params }: Route.ActionArgs) {
+	return confirm(request, context, params.lang)
+}
+
+async function confirm(request: Request, context: Route.LoaderArgs['context'], lang: string) {
 	const { accounts } = context.get(servicesContext).platform
 	const result = await accounts.confirmEmail(request)
 	if (!result.ok) {
-		return data({ confirmed: false as const, continueTo: home, error: result.error.code }, { status: result.error.status, headers: result.headers })
+		return data(
+			{ state: 'failed' as const, continueTo: `/${lang}`, error: result.error.code },
+			{ status: result.error.status, headers: result.headers },
+		)
 	}
 	// Reload without the token: the page (header included) then renders with
 	// the new session, and the token leaves the address bar, history and Referer.
 	// A two-factor account continues at the code step (Supabase sends it there).
-	if (result.data.redirectTo.startsWith(`/${params.lang}/login?`)) {
-		throw redirect(safeRedirectPath(result.data.redirectTo, `/${params.lang}/login`), { headers: result.headers })
+	if (result.data.redirectTo.startsWith(`/${lang}/login?`)) {
+		throw redirect(safeRedirectPath(result.data.redirectTo, `/${lang}/login`), { headers: result.headers })
 	}
+	const continueTo = safeRedirectPath(new URL(request.url).searchParams.get('redirect-to'), `/${lang}`)
 	const next = new URLSearchParams({ confirmed: '1', 'redirect-to': safeRedirectPath(result.data.redirectTo, continueTo) })
-	throw redirect(`/${params.lang}/confirm?${next}`, { headers: result.headers })
+	throw redirect(`/${lang}/confirm?${next}`, { headers: result.headers })
 }
 
-export default function ConfirmPage({ loaderData, params }: Route.ComponentProps) {
+export default function ConfirmPage({ loaderData, actionData, params }: Route.ComponentProps) {
 	const { t } = useTranslation()
+	const view = actionData ?? loaderData
 	return (
 		<div className="auth-page">
 			<PageTitle title={t('pages.confirm.title')} />
-			{loaderData.confirmed ? (
+			{view.state === 'confirmed' ? (
 				<section className="card confirmed-card" aria-labelledby="confirmed-title">
 					<h1 id="confirmed-title">{t('auth.email-confirmed-title')}</h1>
 					<p>{t('auth.email-confirmed-subtitle')}</p>
 					<div className="actions">
-						{loaderData.continueTo !== `/${params.lang}` ? (
-							<Link className="button button--primary" to={loaderData.continueTo}>
+						{view.continueTo !== `/${params.lang}` ? (
+							<Link className="button button--primary" to={view.continueTo}>
 								{t('auth.email-confirmed-continue')}
 							</Link>
 						) : null}
@@ -66,13 +83,38 @@ export default function ConfirmPage({ loaderData, params }: Route.ComponentProps
 						</Link>
 					</div>
 				</section>
+			) : view.state === 'pending' ? (
+				<section className="card" aria-labelledby="confirm-pending">
+					<h1 id="confirm-pending">{t('auth.email-confirm-pending-title')}</h1>
+					<p>{t('auth.email-confirm-pending-description')}</p>
+					<Form method="post" className="actions">
+						<SubmitButton intent="confirm" className="button button--primary">
+							{t('auth.email-confirm-button')}
+						</SubmitButton>
+					</Form>
+				</section>
 			) : (
 				<section className="card" aria-labelledby="confirm-failed">
 					<h1 id="confirm-failed">{t('pages.confirm.title')}</h1>
-					<ErrorList errors={loaderData.error ? [loaderData.error] : null} />
-					<Link className="button" to={`/${params.lang}/register`}>
-						{t('auth.sign-up')}
-					</Link>
+					<ErrorList errors={view.error ? [view.error] : null} />
+					{view.error === 'error-invalid-token' ? (
+						// An expired or used link: the way to a new one, right here.
+						<Form method="post" action={`/${params.lang}/register`} className="stack">
+							<p>{t('auth.email-confirm-expired')}</p>
+							<input type="hidden" name="redirectTo" value={view.continueTo} />
+							<div className="field">
+								<label htmlFor="confirm-resend-email">{t('auth.email')}</label>
+								<input id="confirm-resend-email" name="email" type="email" autoComplete="email" maxLength={100} required />
+							</div>
+							<SubmitButton intent="resend" className="button button--primary">
+								{t('auth.email-confirm-resend')}
+							</SubmitButton>
+						</Form>
+					) : (
+						<Link className="button" to={`/${params.lang}/register`}>
+							{t('auth.sign-up')}
+						</Link>
+					)}
 				</section>
 			)}
 		</div>

@@ -1,6 +1,7 @@
 import type { Route } from './+types/dev-mailbox'
 import { PageTitle } from '#app/components/page-title'
 import { servicesContext } from '#app/context.server'
+import { DEMO_PASSWORD, DEMO_USERS } from '#app/db/seed.server'
 import { createDevMailbox } from '#app/mail/dev-mailbox.server'
 import { isLocalRequest } from '#app/security/hosts.server'
 import { requestSecurityContext } from '#app/security/request.server'
@@ -19,7 +20,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	const { clientAddress } = context.get(requestSecurityContext)
 	if (!env.DEV_MAILBOX || platform.mail.transport !== 'dev-mailbox' || !isLocalRequest(clientAddress, request.headers)) notFound(request)
 	const mails = await createDevMailbox(db).list(50)
-	return { mails }
+	// The demo accounts and their (public, development-only) password, where they can sign in.
+	const demo = env.DEMO_DATA && platform.name === 'local' ? Object.values(DEMO_USERS).map((u) => ({ email: u.email, username: u.username })) : []
+	return { mails, demo, demoPassword: demo.length > 0 ? DEMO_PASSWORD : null }
 }
 
 const URL_PATTERN = /(https?:\/\/[^\s<>"]+)/g
@@ -30,6 +33,21 @@ export default function DevMailbox({ loaderData }: Route.ComponentProps) {
 			<PageTitle title="Development mailbox" />
 			<h1>Development mailbox</h1>
 			<p className="page__lead">No SMTP server is configured, so mails are kept here instead of being sent.</p>
+			{loaderData.demo.length > 0 ? (
+				<section className="card" aria-labelledby="demo-accounts">
+					<h2 id="demo-accounts">Demo accounts</h2>
+					<p>
+						Sign in as any of them with the password <code>{loaderData.demoPassword}</code> (demo data only).
+					</p>
+					<ul>
+						{loaderData.demo.map((u) => (
+							<li key={u.email}>
+								<code>{u.email}</code> ({u.username})
+							</li>
+						))}
+					</ul>
+				</section>
+			) : null}
 			{loaderData.mails.length === 0 ? (
 				<p className="empty">No mails yet.</p>
 			) : (

@@ -2,16 +2,17 @@ import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@co
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from 'react-i18next'
 import { data, Form, redirect, useSearchParams } from 'react-router'
-import { redirectWithSuccess } from 'remix-toast'
+import { redirectWithError, redirectWithSuccess } from 'remix-toast'
+import { failureMessage } from '#app/modules/account/messages'
 import type { Route } from './+types/login'
 import { SignInMethods } from '#app/components/auth-forms'
-import { ErrorList, Field, SubmitButton } from '#app/components/forms'
+import { ErrorList, Field, SubmitButton, translateError } from '#app/components/forms'
 import { PageTitle } from '#app/components/page-title'
 import { servicesContext, viewerContext } from '#app/context.server'
 import { getInstance } from '#app/i18n/i18next.server'
 import { clearReturnPath, returnPath } from '#app/modules/auth/return-path.server'
 import { SignInSchema, TotpCodeSchema } from '#app/modules/auth/schemas'
-import { isOAuthProvider } from '#app/platform/account-rules.server'
+import { isOAuthProvider } from '#app/modules/account/rules.server'
 
 export function loader({ request, context }: Route.LoaderArgs) {
 	// Already signed in: nothing to do here.
@@ -35,7 +36,11 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 		const provider = formData.get('provider')
 		if (!isOAuthProvider(provider)) throw data(null, { status: 400 })
 		const result = await accounts.startOAuth(request, { provider, redirectTo: next })
-		if (!result.ok) return data({ intent: 'oauth' as const, result: null, error: result.error.code }, { status: result.error.status, headers: result.headers })
+		// A provider that is not configured or did not answer: the toast, on the sign-in page.
+		if (!result.ok) {
+			const back = `/${params.lang}/login?${new URLSearchParams({ redirectTo: next })}`
+			return redirectWithError(back, translateError(t, failureMessage(result.error), params.lang), { headers: result.headers })
+		}
 		return redirect(result.data.url, { headers: result.headers })
 	}
 
@@ -45,7 +50,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 		const result = await accounts.verifySignInTotp(request, submission.value)
 		if (!result.ok) {
 			return data(
-				{ intent: 'totp' as const, result: submission.reply({ formErrors: [result.error.code], hideFields: ['code'] }), error: null },
+				{ intent: 'totp' as const, result: submission.reply({ formErrors: [failureMessage(result.error)], hideFields: ['code'] }), error: null },
 				{ status: result.error.status, headers: result.headers },
 			)
 		}
@@ -59,7 +64,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 	const result = await accounts.signIn(request, submission.value)
 	if (!result.ok) {
 		return data(
-			{ intent: 'password' as const, result: submission.reply({ formErrors: [result.error.code], hideFields: ['password'] }), error: null },
+			{ intent: 'password' as const, result: submission.reply({ formErrors: [failureMessage(result.error)], hideFields: ['password'] }), error: null },
 			{ status: result.error.status, headers: result.headers },
 		)
 	}

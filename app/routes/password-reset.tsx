@@ -3,6 +3,7 @@ import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from 'react-i18next'
 import { data, Form, redirect } from 'react-router'
 import { redirectWithSuccess } from 'remix-toast'
+import { failureMessage } from '#app/modules/account/messages'
 import type { Route } from './+types/password-reset'
 import { ErrorList, Field, SubmitButton } from '#app/components/forms'
 import { PageTitle } from '#app/components/page-title'
@@ -35,7 +36,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 		}
 		if (!result.ok) {
 			return data(
-				{ result: submission.reply({ formErrors: [result.error.code], hideFields: ['password'] }), sent: false },
+				{ result: submission.reply({ formErrors: [failureMessage(result.error)], hideFields: ['password'] }), sent: false },
 				{ status: result.error.status, headers: result.headers },
 			)
 		}
@@ -49,7 +50,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 		redirectTo: `/${params.lang}`,
 	})
 	if (!result.ok) {
-		return data({ result: submission.reply({ formErrors: [result.error.code] }), sent: false }, { status: result.error.status, headers: result.headers })
+		return data({ result: submission.reply({ formErrors: [failureMessage(result.error)] }), sent: false }, { status: result.error.status, headers: result.headers })
 	}
 	// The same answer whether or not the address has an account.
 	return data({ result: submission.reply({ resetForm: true }), sent: true }, { headers: result.headers })

@@ -9,6 +9,7 @@ import { servicesContext, viewerContext } from '#app/context.server'
 import { getInstance } from '#app/i18n/i18next.server'
 import { dataWithFlash } from '#app/modules/flash/flash.server'
 import type { Locale } from '#app/i18n/locales'
+import { failureMessage } from '#app/modules/account/messages'
 import { returnPath } from '#app/modules/auth/return-path.server'
 import { ResendSchema, SignUpSchema } from '#app/modules/auth/schemas'
 
@@ -52,7 +53,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 	const result = await accounts.signUp(request, { ...submission.value, locale, redirectTo })
 	if (!result.ok) {
 		return data(
-			{ result: submission.reply({ formErrors: [result.error.code], hideFields: ['password'] }), sent: null, error: null },
+			{ result: submission.reply({ formErrors: [failureMessage(result.error)], hideFields: ['password'] }), sent: null, error: null },
 			{ status: result.error.status, headers: result.headers },
 		)
 	}

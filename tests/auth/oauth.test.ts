@@ -219,9 +219,10 @@ describeEachDatabase('Google and Twitch sign-in', (getDb) => {
 		expect((await withoutTwitch.accounts.handle(browser.request('/api/auth/provider/callback/twitch', { method: 'GET' })))?.status).toBe(404)
 		expectError(
 			await withoutTwitch.accounts.startOAuth(browser.request('/en/login'), { provider: 'twitch', redirectTo: '/en' }),
-			'error-unknown',
-			501,
+			'error-provider-not-configured',
+			404,
 		)
+		expect(withoutTwitch.accounts.oauthProviders).toEqual(['google'])
 		// redirect-to never leaves the site.
 		const started = expectOk(await h.accounts.startOAuth(browser.request('/en/login'), { provider: 'google', redirectTo: `//evil.example/${randomUUID()}` }))
 		expect(started.url.startsWith(idp.issuer)).toBe(true)

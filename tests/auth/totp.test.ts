@@ -36,7 +36,7 @@ describeEachDatabase('two-factor authentication (TOTP)', (getDb) => {
 		const { email, password, userId } = await signUpAndConfirm(h, mail, browser, { locale: 'de' })
 
 		// Enrolment needs the password.
-		expectError(await h.accounts.enrollTotp(browser.request('/de/settings'), { password: 'not it' }), 'error-invalid-credentials', 400)
+		expectError(await h.accounts.enrollTotp(browser.request('/de/settings'), { password: 'not it' }), 'error-wrong-password', 400)
 		const enrolment = expectOk(await h.accounts.enrollTotp(browser.request('/de/settings'), { password }))
 		const uri = new URL(enrolment.uri)
 		expect(uri.protocol).toBe('otpauth:')
@@ -84,7 +84,7 @@ describeEachDatabase('two-factor authentication (TOTP)', (getDb) => {
 		expectOk(again.take(await h.accounts.verifySignInTotp(again.request('/de/login'), { code: enrolment.recoveryCodes[1]! })))
 
 		// Removal needs the password too, and tells the user by mail.
-		expectError(await h.accounts.disableTotp(laptop.request('/de/settings'), { password: 'not it' }), 'error-invalid-credentials')
+		expectError(await h.accounts.disableTotp(laptop.request('/de/settings'), { password: 'not it' }), 'error-wrong-password')
 		const beforeOff = mail.mailsTo(email).length
 		expectOk(laptop.take(await h.accounts.disableTotp(laptop.request('/de/settings'), { password })))
 		expect((await mail.waitFor(email, beforeOff)).subject).toBe('Die Zwei-Faktor-Authentifizierung ist jetzt aus')
@@ -128,7 +128,7 @@ describeEachDatabase('two-factor authentication (TOTP)', (getDb) => {
 		expect(await aal(h, tablet)).toBe('aal1')
 		const refused = expectError(await h.accounts.disableTotp(tablet.request('/en/settings'), { password }), 'error-not-authenticated', 403)
 		expect(refused.reasons).toEqual(['aal2-required'])
-		expectError(await h.accounts.deleteAccount(tablet.request('/en/settings')), 'error-not-authenticated', 403)
+		expectError(await h.accounts.deleteAccount(tablet.request('/en/settings'), { code: '000000' }), 'error-not-authenticated', 403)
 
 		// Step-up: the same session proves the factor.
 		expectOk(await h.accounts.verifySignInTotp(tablet.request('/en/settings'), { code: nextCode(secret) }))

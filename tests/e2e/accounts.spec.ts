@@ -86,6 +86,10 @@ test('closing the username dialog unfinished explains why, keeps it open and off
 	await page.goto('/en')
 	const dialog = page.getByRole('dialog')
 	await expect(dialog.getByRole('heading', { name: tr('en', 'account.complete-title') })).toBeVisible()
+	if (testInfo.project.use.javaScriptEnabled !== false) {
+		// Escape closes only a modal dialog: the page's script makes it one once it has loaded.
+		await page.waitForFunction(() => document.querySelector('dialog.gate-dialog')?.matches(':modal'))
+	}
 	await page.keyboard.press('Escape')
 	if (testInfo.project.use.javaScriptEnabled === false) {
 		// Without JavaScript it cannot be dismissed at all; deletion is one disclosure away.
@@ -147,4 +151,40 @@ test('declining the terms records nothing, says why and offers account deletion'
 	// Nothing was recorded: the terms are still asked for on the next page.
 	await page.goto(`/${lang}/shop`)
 	await expect(page.getByRole('dialog').getByRole('heading', { name: tr(lang, 'account.terms-title') })).toBeVisible()
+})
+
+test('attack: fetching a confirmation link (a mail scanner) uses nothing up; the page asks for one click, and a used link offers a new mail', async ({ page }) => {
+	const email = uniqueEmail('prefetch')
+	await page.goto('/en/register')
+	await page.getByLabel(tr('en', 'auth.email')).fill(email)
+	await page.getByLabel(tr('en', 'auth.password'), { exact: true }).fill('correct horse 1')
+	await page.getByRole('button', { name: tr('en', 'auth.sign-up') }).click()
+	await expect(page.getByRole('region', { name: tr('en', 'auth.email-confirm-title') })).toBeVisible()
+	const link = await latestMailLink(page.request, email, '/confirm')
+	// The scanner's GETs: no session, no confirmation.
+	for (let i = 0; i < 2; i++) {
+		const prefetch = await page.request.get(link, { maxRedirects: 0 })
+		expect(prefetch.status()).toBe(200)
+		expect(prefetch.headers()['set-cookie'] ?? '').not.toContain('session_token')
+	}
+	await page.goto(link)
+	await page.getByRole('button', { name: tr('en', 'auth.email-confirm-button') }).click()
+	await expect(page.getByRole('heading', { name: tr('en', 'auth.email-confirmed-title') })).toBeVisible()
+	await expect(page.getByText(tr('en', 'auth.email-confirmed-subtitle'))).toBeVisible()
+
+	// The same link again: refused, with the way to a new mail right there.
+	await page.goto(link)
+	await page.getByRole('button', { name: tr('en', 'auth.email-confirm-button') }).click()
+	await expect(page.getByText(tr('en', 'errors.error-invalid-token'))).toBeVisible()
+	await expect(page.getByRole('button', { name: tr('en', 'auth.email-confirm-resend') })).toBeVisible()
+})
+
+test('a demo account can be signed into with the listed password, and signing up with its address is the usual answer', async ({ page }) => {
+	await page.goto('/en/register')
+	await page.getByLabel(tr('en', 'auth.email')).fill(DEMO_USERS.emre.email)
+	await page.getByLabel(tr('en', 'auth.password'), { exact: true }).fill('another password')
+	await page.getByRole('button', { name: tr('en', 'auth.sign-up') }).click()
+	await expect(page.getByRole('region', { name: tr('en', 'auth.email-confirm-title') })).toBeVisible()
+	await signIn(page, 'en', DEMO_USERS.jonas.email, 'dareboost-demo')
+	await expect(page.getByRole('link', { name: DEMO_USERS.jonas.username })).toBeVisible()
 })

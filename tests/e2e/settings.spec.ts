@@ -44,11 +44,22 @@ for (const lang of ['en', 'tr'] as const) {
 	})
 }
 
-test('deleting the account signs out and removes the sign-in', async ({ page }) => {
+test('deleting the account says how many coins are forfeited, asks for the password, then signs out and removes the sign-in', async ({ page }) => {
 	const { email, password } = await readyAccount(page, 'de', 'delete')
+	await page.goto('/de/shop')
+	await page.getByRole('button', { name: tr('de', 'shop.buy', { price: '4,99 €' }) }).click()
+	await expect(page.getByTestId('wallet-balance')).toHaveText(/^◎\s*500$/)
 	await page.goto('/de/settings')
 	const section = page.getByRole('region', { name: tr('de', 'settings.danger-title') })
 	await section.locator('summary').click()
+	await expect(section.getByRole('note')).toHaveText(tr('de', 'account.delete-forfeit', { coins: '500' }))
+	// A session left open is not enough: the wrong password keeps the account.
+	await section.getByLabel(tr('de', 'account.delete-password')).fill('nicht mein passwort')
+	await section.getByRole('button', { name: tr('de', 'account.delete-confirm') }).click()
+	await expect(page.getByText(tr('de', 'errors.error-wrong-password'))).toBeVisible()
+	// With JavaScript the confirmation stays open for the next try; without, the page comes back with it closed.
+	if ((await section.locator('details').getAttribute('open')) === null) await section.locator('summary').click()
+	await section.getByLabel(tr('de', 'account.delete-password')).fill(password)
 	await section.getByRole('button', { name: tr('de', 'account.delete-confirm') }).click()
 	await expect(page.getByText(tr('de', 'account.deleted'))).toBeVisible()
 	await expect(page.getByRole('link', { name: tr('de', 'nav.sign-in') })).toBeVisible()

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { SupabaseClient } from '@supabase/supabase-js'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { createSupabaseAuth } from '#app/platform/supabase/account-service.server'
+import { createSupabaseAuth } from '#app/platform/supabase/backend.server'
 import { authStorageKey, createDetachedClient } from '#app/platform/supabase/client.server'
 import { Browser, expectError, expectOk, parseSetCookie } from './browser'
 
@@ -122,7 +122,7 @@ describe('Supabase Auth contract (SUPABASE_TEST_URL)', () => {
 		const { accounts } = service()
 		const browser = new Browser()
 		browser.take(await accounts.signIn(browser.request('/en/login'), { email: user.email, password }))
-		expect(expectOk(browser.take(await accounts.deleteAccount(browser.request('/api/auth/delete'))))).toBeNull()
+		expect(expectOk(browser.take(await accounts.deleteAccount(browser.request('/api/auth/delete'), { password })))).toBeNull()
 		const { error } = await admin.auth.admin.getUserById(user.id)
 		expect(error?.status).toBe(404)
 	})

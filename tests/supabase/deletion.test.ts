@@ -1,16 +1,17 @@
 import { afterEach, beforeEach, expect, test } from 'vitest'
-import { createSupabaseAuth } from '#app/platform/supabase/account-service.server'
+import { createSupabaseAuth } from '#app/platform/supabase/backend.server'
 import { describeEachDatabase } from '#tests/support/databases'
-import { APP_URL, Browser, expectError, expectOk } from './browser'
+import { APP_URL, Browser, expectOk } from './browser'
 import { FakeGoTrue } from './fake-gotrue'
-import { fundWallet } from '#tests/support/wallet'
+import { fundWallet, ledgerProblems } from '#tests/support/wallet'
 
 /**
- * Account deletion on the Supabase platform checks the wallet in the app's
- * database first (PRODUCT.md: coins are never destroyed; as on the local
- * platform, an account holding coins stays until the ledger can move them).
- * Supabase Auth is the loopback stand-in (fake-gotrue.ts says why); the
- * database is real (the migrated core schema on PGlite, and Postgres when
+ * Account deletion on the Supabase platform goes through the database's
+ * `before delete` trigger on auth.users, in one statement: the coins left in
+ * the wallet move to the forfeit account through the ledger (PRODUCT.md:
+ * coins are never destroyed). Supabase
+ * Auth is the loopback stand-in (fake-gotrue.ts says why); the database is
+ * real (the migrated core schema on PGlite, and Postgres when
  * TEST_DATABASE_URL is set).
  */
 
@@ -32,23 +33,23 @@ describeEachDatabase('Supabase account deletion and the wallet', (getDb) => {
 		const { accounts } = createSupabaseAuth({ url: fake.url, anonKey: 'anon', appUrl: APP_URL, serviceRoleKey: fake.serviceRoleKey, db })
 		const browser = new Browser()
 		browser.take(await accounts.signIn(browser.request('/en/login'), { email: user.email, password: 'correct horse' }))
-		return { accounts, browser, user }
+		return { accounts, browser, user, db }
 	}
 
-	test('an account whose wallet holds coins is not deleted', async () => {
-		const { accounts, browser, user } = await setUp(250)
-		expect(expectError(await accounts.deleteAccount(browser.request('/api/auth/delete')))).toEqual({
-			code: 'error-unknown',
-			status: 409,
-			reasons: ['wallet-not-empty'],
-		})
-		expect(fake.requestsTo('DELETE', `/admin/users/${user.id}`)).toEqual([])
-		expect(fake.users.has(user.id)).toBe(true)
+	test('the coins of a deleted account are forfeited by the trigger, in the same transaction as the deletion', async () => {
+		const { accounts, browser, user, db } = await setUp(250)
+		expect(expectOk(await accounts.deleteAccount(browser.request('/api/auth/delete'), { password: 'correct horse' }))).toBeNull()
+		expect(fake.users.has(user.id)).toBe(false)
+		expect((await db.query('select 1 from auth.users where id = $1', [user.id])).rows).toEqual([])
+		const { rows: forfeits } = await db.query(`select amount::int from ledger.transfers where kind = 'forfeit' and reference = $1`, [user.id])
+		expect(forfeits).toEqual([{ amount: 250 }])
+		expect(await ledgerProblems(db)).toEqual([])
 	})
 
 	test('an empty wallet does not stop the deletion', async () => {
-		const { accounts, browser, user } = await setUp(0)
-		expect(expectOk(await accounts.deleteAccount(browser.request('/api/auth/delete')))).toBeNull()
+		const { accounts, browser, user, db } = await setUp(0)
+		expect(expectOk(await accounts.deleteAccount(browser.request('/api/auth/delete'), { password: 'correct horse' }))).toBeNull()
 		expect(fake.users.has(user.id)).toBe(false)
+		expect((await db.query('select 1 from auth.users where id = $1', [user.id])).rows).toEqual([])
 	})
 })

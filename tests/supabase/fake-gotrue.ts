@@ -470,6 +470,16 @@ export class FakeGoTrue {
 		const user = this.users.get(id)
 		if (!user) return this.#error(res, 404, 'user_not_found', 'User not found')
 		if (r.method === 'GET') return this.#json(res, 200, this.#userJson(user))
+		if (r.method === 'PUT') {
+			const body = (r.body ?? {}) as { password?: unknown; app_metadata?: Record<string, unknown> }
+			if (typeof body.password === 'string') user.password = body.password
+			// Supabase merges app_metadata; a null value removes the key.
+			for (const [key, value] of Object.entries(body.app_metadata ?? {})) {
+				if (value === null) delete user.appMetadata[key]
+				else user.appMetadata[key] = value
+			}
+			return this.#json(res, 200, this.#userJson(user))
+		}
 		if (r.method !== 'DELETE') return this.#error(res, 405, 'method_not_allowed', 'Method not allowed')
 		this.users.delete(id)
 		for (const s of this.#sessions.values()) if (s.userId === id) s.revoked = true

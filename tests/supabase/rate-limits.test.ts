@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, expect, test } from 'vitest'
 import type { Database } from '#app/db/database.server'
-import { createSupabaseAuth } from '#app/platform/supabase/account-service.server'
+import { createSupabaseAuth } from '#app/platform/supabase/backend.server'
 import { describeEachDatabase } from '#tests/support/databases'
 import { APP_URL, Browser, expectError, expectOk } from './browser'
 import { FakeGoTrue } from './fake-gotrue'
@@ -27,7 +27,7 @@ function instance(db: Database, secret = 'shared secret') {
 		appUrl: APP_URL,
 		db,
 		rateLimitSecret: secret,
-		rateLimits: { signInPerAddress: { max: 2, windowSeconds: 60 } },
+		rateLimits: { signInPerAddressAndClient: { max: 2, windowSeconds: 60 } },
 		retry: { baseDelayMs: 1 },
 	}).accounts
 }

@@ -3,26 +3,15 @@ import type { Database } from '#app/db/database.server'
 import type { Env } from '#app/env.server'
 import { createSmtpMailer } from '#app/mail/smtp.server'
 import type { MailAdapter, Platform } from '#app/platform/types'
-import { createSupabaseAuth, type SupabaseAuthOptions } from './account-service.server'
+import { createSupabaseAuth, type SupabaseAuthOptions } from './backend.server'
 import { createSqlBroadcast } from '#app/platform/sql-broadcast.server'
 
 export { SUPABASE_COOKIE_OPTIONS, createSupabaseServerClient } from './client.server'
 
-/**
- * The variables this platform reads beyond env.server.ts's schema. Read
- * defensively: until env.server.ts parses them they are simply absent (zod
- * drops unknown keys) and what needs them says so.
- */
-interface SupabaseVariables {
-	/** Secret (service_role) key: account deletion through the admin API. Server only. */
-	SUPABASE_SERVICE_ROLE_KEY?: string
-}
-
 /** The options for the Supabase account backend, from the environment. */
 export function supabaseAuthOptions(env: Env, db?: Database): SupabaseAuthOptions {
 	if (!env.SUPABASE_URL || !env.SUPABASE_ANON_KEY) throw new Error('SUPABASE_URL and SUPABASE_ANON_KEY are required')
-	const vars = env as Env & SupabaseVariables
-	const serviceRoleKey = typeof vars.SUPABASE_SERVICE_ROLE_KEY === 'string' ? vars.SUPABASE_SERVICE_ROLE_KEY.trim() : ''
+	const serviceRoleKey = env.SUPABASE_SERVICE_ROLE_KEY?.trim() ?? ''
 	return {
 		url: env.SUPABASE_URL,
 		anonKey: env.SUPABASE_ANON_KEY,
@@ -49,13 +38,15 @@ function rateLimitSecret(shared: string): string {
  * Postgres through DATABASE_URL (queries still run as the user, with the
  * claims Supabase verified), Supabase Realtime for delivery.
  *
- * `db` (optional, always given by the server) lets account deletion check
- * the wallet first, as the local platform does, and keeps the rate-limit
- * counters in app_private.rate_limits, shared by every instance; without it
- * the check is skipped and the counters are per process.
+ * `db` (optional, always given by the server) lets account deletion remove
+ * the auth.users row in one statement (the `before delete` trigger guards the
+ * wallet there), lets a repeated sign-up see that the address exists, and
+ * keeps the rate-limit counters in app_private.rate_limits, shared by every
+ * instance; without it the counters are per process.
  */
-export function createSupabasePlatform(env: Env, db?: Database): Platform {
-	const { accounts, auth } = createSupabaseAuth(supabaseAuthOptions(env, db))
+export async function createSupabasePlatform(env: Env, db?: Database): Promise<Platform> {
+	const { accounts, auth, ready } = createSupabaseAuth(supabaseAuthOptions(env, db))
+	await ready()
 	// Supabase sends its own auth mails (supabase/templates); the app's other
 	// mails go through SMTP when configured.
 	const mail: MailAdapter = env.SMTP_URL

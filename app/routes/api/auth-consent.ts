@@ -1,12 +1,35 @@
 import { data } from 'react-router'
+import { redirectWithError, redirectWithInfo } from 'remix-toast'
 import type { Route } from './+types/auth-consent'
-import { consent } from './auth.server'
+import { translateError } from '#app/components/forms'
+import { toAppError } from '#app/db/database.server'
+import { getInstance } from '#app/i18n/i18next.server'
+import { backTo, postOnly, readBody, requireViewer } from '#app/modules/account/api.server'
+import { queryAsViewer } from '#app/utils/db.server'
+import { wantsJson } from '#app/utils/http'
 
-export function action({ request, context }: Route.ActionArgs) {
-	return consent(request, context)
+/** POST /api/auth/consent {type, version, intent}: record (or decline) a document's version. */
+export async function action({ request, context }: Route.ActionArgs) {
+	requireViewer(context)
+	const body = await readBody(request)
+	const { t } = getInstance(context)
+	const back = backTo(context, body)
+	if (body.intent === 'decline') {
+		// Nothing is recorded: the dialog comes back. The toast offers account
+		// deletion (spec section 4), which without JavaScript is a link to the
+		// dialog's delete-account disclosure.
+		return wantsJson(request)
+			? data({ declined: true })
+			: redirectWithError(back, { message: t('account.terms-declined'), action: 'delete-account' })
+	}
+	try {
+		await queryAsViewer(context, (tx) => tx.query('select public.give_consent($1, $2)', [body.type ?? '', body.version ?? '']))
+	} catch (error) {
+		const appError = toAppError(error)
+		if (!appError) throw error
+		return wantsJson(request) ? data({ error: appError.code }, { status: 400 }) : redirectWithError(back, translateError(t, appError.code))
+	}
+	return wantsJson(request) ? data({ accepted: true }) : redirectWithInfo(back, t('account.terms-accepted'))
 }
 
-/** State changes are POSTs only: a link or an image on another site must not trigger them. */
-export function loader() {
-	throw data(null, { status: 405, headers: { Allow: 'POST' } })
-}
+export const loader = postOnly

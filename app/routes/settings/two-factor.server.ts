@@ -39,9 +39,8 @@ function setupOf(uri: string, secret: string, recoveryCodes: string[]): TotpSetu
 }
 
 /**
- * The two-factor forms. A wrong password here is said as such: the platforms
- * answer it with the sign-in's "address or password" code, and this form has
- * no address.
+ * The two-factor forms. A wrong password here is the password field's error
+ * (the account service says error-wrong-password; this form has no address).
  */
 export async function changeTwoFactor(
 	request: Request,
@@ -52,7 +51,9 @@ export async function changeTwoFactor(
 	const { accounts } = context.get(servicesContext).platform
 	const { t } = getInstance(context)
 	const rejection = (error: string) =>
-		error === 'error-invalid-credentials' ? { fieldErrors: { password: ['error-wrong-password'] } } : { formErrors: [error] }
+		error === 'error-wrong-password' || error === 'error-invalid-credentials'
+			? { fieldErrors: { password: ['error-wrong-password'] } }
+			: { formErrors: [error] }
 
 	if (intent === TOTP_CONFIRM_INTENT) {
 		const submission = parseWithZod(formData, { schema: TotpConfirmSchema })

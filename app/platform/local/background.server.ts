@@ -1,4 +1,4 @@
-import type { AuthLogger } from './options.server'
+import type { AuthLogger } from '#app/modules/account/limits.server'
 
 /**
  * Work that must not hold up the response: account mails above all. Sign-up,

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { LOCALE_COOKIE, isLocale, type Locale } from '#app/i18n/locales'
-import type { OAuthProvider, SignInMethod } from './types'
+import type { OAuthProvider, SignInMethod } from '#app/platform/types'
 
 /**
  * The rules both account backends apply before they ask Better Auth or

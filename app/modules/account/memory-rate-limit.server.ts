@@ -1,7 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto'
-import type { RateLimit } from '#app/auth/local/options.server'
-
-export type LimitDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number }
+import type { LimitDecision, RateLimit } from './limits.server'
 
 /**
  * Fixed-window counters in this process's memory: the Supabase platform's

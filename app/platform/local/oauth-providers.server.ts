@@ -1,6 +1,7 @@
 import type { GenericOAuthConfig } from 'better-auth/plugins/generic-oauth'
 import { currentCallContext } from './call-context.server'
-import type { AuthLogger, OAuthClientOptions, TwitchClientOptions } from './options.server'
+import type { AuthLogger } from '#app/modules/account/limits.server'
+import type { OAuthClientOptions, TwitchClientOptions } from './options.server'
 
 /**
  * Google and Twitch as OpenID Connect providers through Better Auth's

@@ -1,5 +1,5 @@
 import { isAPIError } from 'better-auth/api'
-import type { AuthErrorCode, AuthFailure, AuthResult } from '#app/platform/types'
+import type { AuthErrorCode, AuthFailure } from '#app/platform/types'
 
 /**
  * Better Auth's refusals, as the product's error codes (spec section 8).
@@ -11,19 +11,11 @@ export function failure(code: AuthErrorCode, status: number, reasons?: string[])
 	return reasons ? { code, status, reasons } : { code, status }
 }
 
-export function fail<T = null>(headers: Headers, code: AuthErrorCode, status: number, reasons?: string[]): AuthResult<T> {
-	return { ok: false, error: failure(code, status, reasons), headers }
-}
-
-export function succeed<T>(headers: Headers, data: T): AuthResult<T> {
-	return { ok: true, data, headers }
-}
-
 /** Better Auth error code -> ours. Anything not listed is unexpected (error-unknown). */
 const BETTER_AUTH_CODES: Readonly<Record<string, AuthFailure>> = {
 	INVALID_EMAIL_OR_PASSWORD: failure('error-invalid-credentials', 400),
 	// A wrong current password when enrolling or removing TOTP.
-	INVALID_PASSWORD: failure('error-invalid-credentials', 400),
+	INVALID_PASSWORD: failure('error-wrong-password', 400),
 	CREDENTIAL_ACCOUNT_NOT_FOUND: failure('error-invalid-credentials', 400),
 	EMAIL_NOT_VERIFIED: failure('error-email-not-confirmed', 400),
 	PASSWORD_TOO_SHORT: failure('error-weak-password', 422, ['length']),
@@ -51,7 +43,7 @@ const BETTER_AUTH_CODES: Readonly<Record<string, AuthFailure>> = {
 	ACCOUNT_NOT_FOUND: failure('error-identity-not-found', 404),
 	TOTP_ALREADY_ENABLED: failure('error-unknown', 409, ['totp-already-enabled']),
 	// OAuth: the provider is not configured on this deployment.
-	PROVIDER_NOT_FOUND: failure('error-unknown', 501, ['provider-not-configured']),
+	PROVIDER_NOT_FOUND: failure('error-provider-not-configured', 404),
 }
 
 /** SQLSTATE classes and Node error codes that mean the database could not be reached. */

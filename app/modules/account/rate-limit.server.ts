@@ -1,8 +1,6 @@
 import { createHmac } from 'node:crypto'
 import type { Database } from '#app/db/database.server'
-import type { RateLimit } from './options.server'
-
-export type LimitDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number }
+import type { LimitDecision, RateLimit } from './limits.server'
 
 /** Where the counters live: the local platform's (local shim) or the Supabase platform's (core migration). */
 export type RateLimitTable = 'better_auth.app_rate_limit' | 'app_private.rate_limits'

@@ -12,10 +12,11 @@ import { currentCallContext } from './call-context.server'
 import { AppDatabaseDialect } from './kysely-dialect.server'
 import type { AccountMails } from './mails.server'
 import { googleProvider, twitchProvider } from './oauth-providers.server'
-import type { AuthLogger, OAuthClientOptions, TwitchClientOptions } from './options.server'
+import type { AuthLogger } from '#app/modules/account/limits.server'
+import type { OAuthClientOptions, TwitchClientOptions } from './options.server'
 
 /**
- * Better Auth, configured for this product. Only app/auth/local talks to it:
+ * Better Auth, configured for this product. Only this folder talks to it:
  * the routes use AccountService, and only the OAuth callbacks reach Better
  * Auth's HTTP router (see AccountService.handle).
  */

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest'
-import { cookieLocale, isAcceptableEmail, isAcceptablePassword, isOAuthProvider, isPlausiblePassword, normaliseEmail } from './account-rules.server'
+import { cookieLocale, isAcceptableEmail, isAcceptablePassword, isOAuthProvider, isPlausiblePassword, normaliseEmail } from './rules.server'
 
 test('addresses: trimmed and lower-cased, well formed, at most 100 characters', () => {
 	expect(normaliseEmail('  Ada@Example.COM ')).toBe('ada@example.com')
