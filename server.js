@@ -79,7 +79,12 @@ async function main() {
 	http.listen(port, host, () => console.log(`Dareboost is listening on ${services.env.APP_URL} (${host}:${port})`))
 
 	const shutdown = () => {
-		http.close(() => services.db.close().finally(() => process.exit(0)))
+		http.close(() =>
+			services.background
+				.stop()
+				.then(() => services.db.close())
+				.finally(() => process.exit(0)),
+		)
 		http.closeIdleConnections()
 		setTimeout(() => process.exit(0), 5000).unref()
 	}

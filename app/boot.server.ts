@@ -7,6 +7,7 @@ import { publishDocumentVersions } from '#app/db/published-documents.server'
 import { seedDemoData } from '#app/db/seed.server'
 import type { AppServices } from '#app/context.server'
 import { initEnv } from '#app/env.server'
+import { configurePlatformFee, startDareSweeper } from '#app/modules/dares/sweeper.server'
 import { currentDocumentVersions } from '#app/modules/legal/documents.server'
 import { createPlatform } from '#app/platform/index.server'
 import { configureToastCookie } from '#app/security/toast-cookie.server'
@@ -14,8 +15,9 @@ import { configureToastCookie } from '#app/security/toast-cookie.server'
 /**
  * Everything the server needs before it takes a request: the environment
  * (parsed once; a bad value throws EnvError), the database (migrated, the
- * configured terms versions published and, on the embedded default, seeded
- * with demo data) and the platform adapters.
+ * configured terms versions published, the platform fee set and, on the
+ * embedded default, seeded with demo data), the platform adapters and the
+ * dares' vote sweeper.
  */
 export async function boot(log: (line: string) => void = console.log): Promise<AppServices> {
 	const env = initEnv(process.env)
@@ -40,11 +42,13 @@ export async function boot(log: (line: string) => void = console.log): Promise<A
 	// The legal documents' versions are the ones a user can consent to
 	// (public.give_consent refuses any other; the last published is current).
 	await publishDocumentVersions(db, documents)
+	await configurePlatformFee(db, env.PLATFORM_FEE_PERCENT)
 	if (env.DEMO_DATA) {
 		await seedDemoData(db)
 		log('demo data: ready')
 	}
-	return { env, db, platform: await createPlatform(env, db) }
+	const platform = await createPlatform(env, db)
+	return { env, db, platform, background: startDareSweeper(db) }
 }
 
 /**

@@ -8,6 +8,8 @@ export interface AppServices {
 	env: Env
 	db: Database
 	platform: Platform
+	/** Work that runs beside the requests (the dares' vote sweeper); stopped before the database closes. */
+	background: { stop(): Promise<void> }
 }
 
 export const servicesContext = createContext<AppServices>()

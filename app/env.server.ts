@@ -151,6 +151,8 @@ const variables = z.object({
 		STRIPE_API_URL: z.url({ protocol: /^https?$/ }).optional(),
 		/** The test checkout (credits at once, charges nothing); never with Stripe keys. */
 		TEST_CHECKOUT: booleanish.optional(),
+		/** The platform's share of a completed dare's pot, in percent (0 to 100, two decimals). */
+		PLATFORM_FEE_PERCENT: z.coerce.number().min(0).max(100).multipleOf(0.01).default(0),
 })
 
 /** Every variable the app reads (the README's configuration table lists them all). */

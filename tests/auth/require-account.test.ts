@@ -30,7 +30,7 @@ function viewerFor(userId: string): Viewer {
 async function gate(db: Database, viewer: Viewer | null, init: { path?: string; json?: boolean; returnTo?: string } = {}) {
 	const context = new RouterContextProvider()
 	// Only the database and the env are used; the platform is not reached.
-	context.set(servicesContext, { env, db, platform: {} as Platform })
+	context.set(servicesContext, { env, db, platform: {} as Platform, background: { stop: async () => {} } })
 	context.set(viewerContext, viewer)
 	const request = new Request(`http://localhost:3000${init.path ?? '/de/twitch/mia_plays'}`, {
 		method: 'POST',

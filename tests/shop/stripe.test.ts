@@ -87,7 +87,7 @@ function servicesFor(db: Database): AppServices {
 	})
 	// Only the realtime interface is used by the shop; it is the real SQL broadcast.
 	const platform = { realtime: { broadcast: createSqlBroadcast(db), clientConfig: () => ({ url: '', apiKey: '' }) } } as unknown as Platform
-	return { env, db, platform }
+	return { env, db, platform, background: { stop: async () => {} } }
 }
 
 const signer = new Stripe('sk_test_signer')

@@ -1,0 +1,45 @@
+import type { Database } from '#app/db/database.server'
+
+/**
+ * Resolves due votes (PRODUCT.md, Dares: exactly once, at the end of voting,
+ * also after a restart and with several server instances). Deadlines are rows
+ * (public.dares.voting_ends_at); every tick asks the database to resolve the
+ * due ones, which it does with `for update skip locked`, so two instances on
+ * one database never resolve a dare twice and a restart across a deadline
+ * resolves it on the first tick. Reads resolve the session's due votes too
+ * (public.session_dares), so nobody sees a vote past its end unresolved.
+ */
+export const SWEEP_INTERVAL_MS = 500
+
+export function startDareSweeper(db: Database, { intervalMs = SWEEP_INTERVAL_MS, log = console.error } = {}) {
+	let running = false
+	let stopped = false
+	const tick = async () => {
+		if (running || stopped) return
+		running = true
+		try {
+			// Up to 100 a tick; a larger backlog drains over the next ticks.
+			await db.query('select ledger.resolve_due_dares(100)')
+		} catch (error) {
+			log(`dare sweeper: ${error instanceof Error ? error.message : String(error)}`)
+		} finally {
+			running = false
+		}
+	}
+	const timer = setInterval(() => void tick(), intervalMs)
+	timer.unref()
+	void tick()
+	return {
+		tick,
+		stop: async () => {
+			stopped = true
+			clearInterval(timer)
+			while (running) await new Promise((resolve) => setTimeout(resolve, 10))
+		},
+	}
+}
+
+/** The operator's fee, as basis points of a completed dare's pot (ledger.settings). */
+export async function configurePlatformFee(db: Database, percent: number): Promise<void> {
+	await db.query('select ledger.set_platform_fee($1)', [Math.round(percent * 100)])
+}
