@@ -1,5 +1,6 @@
 import type { Route } from './+types/channel'
 import type { Locale } from '#app/i18n/locales'
+import { dareAction } from '#app/modules/dares/actions.server'
 import { stopSessionAction } from '#app/modules/sessions/actions.server'
 import { loadSessionPage } from '#app/modules/sessions/page.server'
 import { isPlatform } from '#app/modules/sessions/schemas'
@@ -23,8 +24,9 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 	return page
 }
 
-export function action({ request, context }: Route.ActionArgs) {
-	return stopSessionAction(request, context)
+export async function action({ request, context }: Route.ActionArgs) {
+	const formData = await request.clone().formData()
+	return formData.get('intent') === 'stop' ? stopSessionAction(request, context) : dareAction(request, context, formData)
 }
 
 export default function ChannelRoute({ loaderData, params }: Route.ComponentProps) {

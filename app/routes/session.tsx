@@ -1,5 +1,6 @@
 import type { Route } from './+types/session'
 import type { Locale } from '#app/i18n/locales'
+import { dareAction } from '#app/modules/dares/actions.server'
 import { stopSessionAction } from '#app/modules/sessions/actions.server'
 import { loadSessionPage } from '#app/modules/sessions/page.server'
 import { SessionPage } from '#app/modules/sessions/session-page'
@@ -14,8 +15,9 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 	return page
 }
 
-export function action({ request, context }: Route.ActionArgs) {
-	return stopSessionAction(request, context)
+export async function action({ request, context }: Route.ActionArgs) {
+	const formData = await request.clone().formData()
+	return formData.get('intent') === 'stop' ? stopSessionAction(request, context) : dareAction(request, context, formData)
 }
 
 export default function SessionRoute({ loaderData, params }: Route.ComponentProps) {

@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto'
-import { expect, test, type Locator, type Page } from '@playwright/test'
-import { readyAccount, type Lang } from './support/accounts'
+import { expect, test } from '@playwright/test'
+import { readyAccount } from './support/accounts'
+import { jsOn, numberInput, openStartForm, twitchCreator } from './support/creators'
 import { tr } from './support/i18n'
 
 /**
@@ -9,53 +9,6 @@ import { tr } from './support/i18n'
  * loopback OpenID stand-in (tests/e2e/support/identity-providers.js), which
  * links their Twitch channel, as signing in with Twitch does for real.
  */
-
-const jsOn = () => test.info().project.use.javaScriptEnabled !== false
-
-/** A fresh Twitch login (the stand-in takes a-z 0-9 _, up to 25): also a valid channel and username. */
-function twitchLogin(tag: string) {
-	return `${tag}_${Date.now().toString(36)}${randomBytes(2).toString('hex')}`
-}
-
-/** Signs in with Twitch as a new account, chooses the username and accepts the terms: a creator of twitch/{login}. */
-async function twitchCreator(page: Page, lang: Lang, tag: string) {
-	const login = twitchLogin(tag)
-	await page.goto(`/${lang}/login`)
-	await page.getByRole('main').getByRole('button', { name: tr(lang, 'auth.continue-with-twitch') }).click()
-	await expect(page.getByRole('heading', { name: 'Sign in to Twitch' })).toBeVisible()
-	await page.getByLabel('Username').fill(login)
-	await page.getByLabel('Password').fill('provider password')
-	await page.getByRole('button', { name: 'Sign in', exact: true }).click()
-	await page.getByRole('button', { name: 'Allow' }).click()
-	await expect(page).toHaveURL(new RegExp(`/${lang}/confirm\\?`))
-	await page.goto(`/${lang}`)
-	const dialog = page.getByRole('dialog')
-	await dialog.getByLabel(tr(lang, 'account.username')).fill(login)
-	await dialog.getByRole('button', { name: tr(lang, 'account.complete-submit') }).click()
-	await dialog.getByRole('button', { name: tr(lang, 'account.terms-accept') }).click()
-	await expect(page.getByRole('dialog')).toHaveCount(0)
-	return login
-}
-
-/** The start-session form: the dialog with JavaScript, the page without. */
-async function openStartForm(page: Page, lang: Lang): Promise<Locator> {
-	await page.goto(`/${lang}`)
-	const cta = page.getByRole('region', { name: tr(lang, 'home.cta-title') })
-	if (jsOn()) {
-		await cta.getByRole('button', { name: tr(lang, 'sessions.start') }).click()
-		const dialog = page.getByRole('dialog', { name: tr(lang, 'sessions.start-title') })
-		await expect(dialog).toBeVisible()
-		return dialog
-	}
-	await cta.getByRole('link', { name: tr(lang, 'sessions.start') }).click()
-	await expect(page).toHaveURL(`/${lang}/start-session`)
-	return page.getByRole('main')
-}
-
-/** The number field called `label`: React Aria's text box with JavaScript, a spin button without. */
-function numberInput(scope: Locator, lang: Lang, key: string) {
-	return scope.getByRole(jsOn() ? 'textbox' : 'spinbutton', { name: tr(lang, key), exact: true })
-}
 
 for (const lang of ['en', 'de'] as const) {
 	test(`a creator accepts the agreement, starts a session with edge values, finds it on home and both URLs, and stops it (${lang})`, async ({ page }) => {

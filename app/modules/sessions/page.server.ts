@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto'
 import type { RouterContextProvider } from 'react-router'
 import { servicesContext, viewerContext } from '#app/context.server'
+import { readSessionDares } from '#app/modules/dares/service.server'
 import { queryAsViewer } from '#app/utils/db.server'
 import type { StreamPlatform } from './schemas'
 import {
@@ -17,7 +19,7 @@ export type SessionLookup = { id: string } | { platform: StreamPlatform; channel
 /**
  * Everything a session page shows, in one transaction as the viewer: the
  * session (by id, or a channel's live session, else its last one), the
- * creator's other sessions, and what the viewer may do there. Null when
+ * creator's other sessions, its dares, and what the viewer may do there. Null when
  * there is no such session.
  */
 export async function loadSessionPage(request: Request, context: Readonly<RouterContextProvider>, lookup: SessionLookup) {
@@ -33,7 +35,8 @@ export async function loadSessionPage(request: Request, context: Readonly<Router
 		const { rows } = viewer
 			? await tx.query(`select 1 from public.sessions where creator_id = auth.uid() and status = 'active'`)
 			: { rows: [] }
-		return { ...page, viewerChannels, viewerHasLiveSession: rows.length > 0 }
+		const dares = await readSessionDares(tx, session.id)
+		return { ...page, dares, viewerChannels, viewerHasLiveSession: rows.length > 0 }
 	})
 	if (!found) return null
 	const appUrl = new URL(env.APP_URL)
@@ -41,6 +44,11 @@ export async function loadSessionPage(request: Request, context: Readonly<Router
 	return {
 		...found,
 		signedIn: viewer !== null,
+		viewerId: viewer?.userId ?? null,
+		// The idempotency key of the money forms this page renders (a boost's is
+		// this plus the dare's id): a resubmitted or retried form reuses it, a
+		// new page load mints a new one.
+		formKey: randomUUID(),
 		showPlayer: url.searchParams.get('player') === '1',
 		parentHost: appUrl.hostname,
 		shareUrl: new URL(`/${lang}/${found.session.platform}/${encodeURIComponent(found.session.channel)}`, appUrl).toString(),

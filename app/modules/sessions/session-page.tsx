@@ -5,6 +5,8 @@ import { useGatedAction } from '#app/components/gated-action'
 import { PageTitle } from '#app/components/page-title'
 import { SubmitButton } from '#app/components/forms'
 import type { Locale } from '#app/i18n/locales'
+import { DaresPanel } from '#app/modules/dares/dares-panel'
+import type { DareView } from '#app/modules/dares/service.server'
 import { useHydrated } from '#app/utils/use-hydrated'
 import type { StreamPlatform } from './schemas'
 import type { SessionPageData, SessionSummary } from './service.server'
@@ -53,6 +55,10 @@ export type SessionPageProps = SessionPageData & {
 	/** The viewer's own channels (to start a new session from an ended one's page). */
 	viewerChannels: LinkedChannel[]
 	viewerHasLiveSession: boolean
+	dares: DareView[]
+	viewerId: string | null
+	/** The idempotency key of this page's money forms. */
+	formKey: string
 }
 
 export function SessionPage(props: SessionPageProps) {
@@ -85,6 +91,15 @@ export function SessionPage(props: SessionPageProps) {
 							{t('sessions.watch-on', { platform })}
 						</a>
 					</p>
+					<DaresPanel
+						session={session}
+						dares={props.dares}
+						lang={lang}
+						isCreator={props.isCreator}
+						signedIn={props.signedIn}
+						viewerId={props.viewerId}
+						formKey={props.formKey}
+					/>
 				</div>
 				<aside className="session-page__side">
 					{props.isCreator ? <CreatorControls {...props} /> : session.status === 'active' ? <JoinPanel {...props} creator={creator} /> : null}

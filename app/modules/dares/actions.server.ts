@@ -1,0 +1,94 @@
+import { parseWithZod } from '@conform-to/zod/v4'
+import type { RouterContextProvider } from 'react-router'
+import { redirectWithError, redirectWithSuccess } from 'remix-toast'
+import { translateError } from '#app/components/forms'
+import { toAppError } from '#app/db/database.server'
+import { getInstance } from '#app/i18n/i18next.server'
+import type { GatedReason } from '#app/modules/auth/gate'
+import { requireReadyAccount } from '#app/modules/auth/require-account.server'
+import { requireViewer } from '#app/modules/auth/require-viewer.server'
+import { queryAsViewer } from '#app/utils/db.server'
+import { DareActionSchema, type DareAction } from './schemas'
+import { boostDare, createDare, creatorCall, voteForDare } from './service.server'
+
+type Ctx = Readonly<RouterContextProvider>
+
+const SUCCESS: Record<DareAction['intent'], string> = {
+	create: 'dares.created',
+	boost: 'dares.boosted',
+	vote: 'dares.voted',
+	accept: 'dares.accepted',
+	reject: 'dares.rejected',
+	'start-voting': 'dares.voting-started',
+}
+
+/** The spec's "failed to ..." toast when the database gives no reason of its own (section 8). */
+const FAILED: Record<DareAction['intent'], string> = {
+	create: 'error-create-dare-failed',
+	boost: 'error-boost-failed',
+	vote: 'error-vote-failed',
+	accept: 'error-accept-failed',
+	reject: 'error-reject-failed',
+	'start-voting': 'error-start-voting-failed',
+}
+
+const GATE: Partial<Record<string, GatedReason>> = { create: 'create-dare', boost: 'boost', vote: 'vote' }
+
+/** Why a form the browser should have refused is refused (a client that skipped its checks). */
+function invalidInput(formData: FormData): string {
+	const intent = formData.get('intent')
+	if (intent === 'create') {
+		const description = String(formData.get('description') ?? '').trim()
+		if (description.length < 3) return 'error-dare-description-too-short'
+		if (description.length > 280) return 'error-dare-description-too-long'
+		return 'error-invalid-reward'
+	}
+	if (intent === 'boost') return 'error-invalid-amount'
+	return 'error-unknown'
+}
+
+/**
+ * The dares panel's forms on a session page (create, boost, vote; the
+ * creator's accept, reject and start voting). Plain form posts that come back
+ * to the page with a toast, with or without JavaScript; the database decides
+ * every rule and its refusal is the toast. A boost the wallet cannot pay goes
+ * to the shop, which returns to this dare.
+ */
+export async function dareAction(request: Request, context: Ctx, formData: FormData) {
+	const { t, language } = getInstance(context)
+	const url = new URL(request.url)
+	const back = url.pathname
+	const reason = GATE[String(formData.get('intent'))]
+	if (reason) await requireReadyAccount(request, context, { reason, returnTo: back })
+	else requireViewer(request, context)
+
+	const submission = parseWithZod(formData, { schema: DareActionSchema })
+	if (submission.status !== 'success') return redirectWithError(back, translateError(t, invalidInput(formData), language))
+	const action = submission.value
+	const sessionId = String(formData.get('sessionId') ?? '')
+	try {
+		await queryAsViewer(context, async (tx) => {
+			switch (action.intent) {
+				case 'create':
+					return createDare(tx, { sessionId, description: action.description, reward: action.reward, key: action.key })
+				case 'boost':
+					return boostDare(tx, { dareId: action.dareId, amount: action.amount, key: action.key })
+				case 'vote':
+					return voteForDare(tx, { dareId: action.dareId, vote: action.vote === 'yes' })
+				default:
+					return creatorCall(tx, action.intent, action.dareId)
+			}
+		})
+	} catch (error) {
+		const appError = toAppError(error)
+		if (!appError) console.error(`dare ${action.intent} failed`, error)
+		const code = appError?.code ?? FAILED[action.intent]
+		if (code === 'error-insufficient-funds' && 'dareId' in action) {
+			const returnPath = `${back}#dare-${action.dareId}`
+			return redirectWithError(`${url.pathname.split('/').slice(0, 2).join('/')}/shop?${new URLSearchParams({ returnPath })}`, translateError(t, code, language))
+		}
+		return redirectWithError(back, translateError(t, code, language))
+	}
+	const anchor = 'dareId' in action ? `#dare-${action.dareId}` : ''
+	return redirectWithSuccess(`${back}${anchor}`, t(SUCCESS[action.intent]))
+}

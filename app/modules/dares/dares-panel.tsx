@@ -1,0 +1,259 @@
+import { useEffect, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Form, Link, useLocation, useRevalidator, useRouteLoaderData } from 'react-router'
+import { SubmitButton } from '#app/components/forms'
+import type { Locale } from '#app/i18n/locales'
+import type { loader as rootLoader } from '#app/root'
+import { formatCoins } from '#app/modules/shop/format'
+import { DARE_LIMITS } from './schemas'
+import type { DareView } from './service.server'
+
+type Session = { id: string; status: 'active' | 'ended'; minBoost: number; maxDaresPerUser: number; maxFreeDaresPerUser: number }
+
+export type DaresPanelProps = {
+	session: Session
+	dares: DareView[]
+	lang: Locale
+	isCreator: boolean
+	signedIn: boolean
+	viewerId: string | null
+	formKey: string
+}
+
+/**
+ * The session page's main column: the dares, most coins first, with what the
+ * viewer may do to each, and the form to write one. Every action is a plain
+ * form post that comes back to this page with a toast (JavaScript makes it a
+ * fetch without reload); the database decides every rule.
+ */
+export function DaresPanel(props: DaresPanelProps) {
+	const { t } = useTranslation()
+	const { session, dares, isCreator, signedIn } = props
+	const live = session.status === 'active'
+	const voting = dares.some((d) => d.status === 'voting')
+	return (
+		<section className="dares" aria-labelledby="dares-title">
+			<div className="dares__head">
+				<h2 id="dares-title">{t('dares.title')}</h2>
+				<span className="muted">{t('dares.count', { count: dares.length })}</span>
+			</div>
+			{live && !isCreator ? signedIn ? <CreateDare {...props} /> : <SignInToTakePart lang={props.lang} /> : null}
+			{dares.length === 0 ? (
+				<p className="dares__empty">{live ? t('dares.empty-live') : t('dares.empty')}</p>
+			) : (
+				<ol className="dares__list">
+					{dares.map((dare) => (
+						<DareCard key={dare.id} dare={dare} {...props} live={live} voteRunning={voting} />
+					))}
+				</ol>
+			)}
+		</section>
+	)
+}
+
+function SignInToTakePart({ lang }: { lang: Locale }) {
+	const { t } = useTranslation()
+	const location = useLocation()
+	return (
+		<p className="dares__visitor">
+			<Link className="button button--primary" to={`/${lang}/login?redirectTo=${encodeURIComponent(location.pathname)}`}>
+				{t('dares.sign-in')}
+			</Link>
+		</p>
+	)
+}
+
+function CreateDare({ session, dares, viewerId, formKey, lang }: DaresPanelProps) {
+	const { t } = useTranslation()
+	const mine = dares.filter((d) => d.authorId === viewerId).length
+	const freeLeft = Math.max(0, session.maxFreeDaresPerUser - mine)
+	const left = Math.max(0, session.maxDaresPerUser - mine)
+	const minBoost = formatCoins(lang, session.minBoost)
+	if (left === 0) return <p className="notice">{t('dares.limit-reached', { count: session.maxDaresPerUser })}</p>
+	return (
+		<Form method="post" className="card dare-form stack" preventScrollReset>
+			<h3>{t('dares.create-title')}</h3>
+			<input type="hidden" name="sessionId" value={session.id} />
+			<input type="hidden" name="key" value={`create:${formKey}`} />
+			<div className="field">
+				<label htmlFor="dare-description">{t('dares.description')}</label>
+				<textarea
+					id="dare-description"
+					name="description"
+					required
+					minLength={DARE_LIMITS.description.min}
+					maxLength={DARE_LIMITS.description.max}
+					rows={2}
+					aria-describedby="dare-description-hint"
+				/>
+				<p id="dare-description-hint" className="field__hint">
+					{t('dares.description-hint', { min: DARE_LIMITS.description.min, max: DARE_LIMITS.description.max })}
+				</p>
+			</div>
+			<div className="field">
+				<label htmlFor="dare-reward">{t('dares.reward')}</label>
+				<input
+					id="dare-reward"
+					name="reward"
+					type="number"
+					inputMode="numeric"
+					required
+					min={freeLeft > 0 ? 0 : session.minBoost}
+					step={DARE_LIMITS.reward.step}
+					defaultValue={freeLeft > 0 ? 0 : session.minBoost}
+					aria-describedby="dare-reward-hint"
+				/>
+				<p id="dare-reward-hint" className="field__hint">
+					{freeLeft > 0 ? t('dares.reward-hint-free', { count: freeLeft, min: minBoost }) : t('dares.reward-hint-paid', { min: minBoost })}
+				</p>
+			</div>
+			<div>
+				<SubmitButton intent="create">{t('dares.create')}</SubmitButton>
+			</div>
+		</Form>
+	)
+}
+
+function DareCard({
+	dare,
+	session,
+	isCreator,
+	signedIn,
+	viewerId,
+	formKey,
+	lang,
+	live,
+	voteRunning,
+}: DaresPanelProps & { dare: DareView; live: boolean; voteRunning: boolean }) {
+	const { t } = useTranslation()
+	const balance = useRouteLoaderData<typeof rootLoader>('root')?.account?.balance ?? null
+	const own = viewerId !== null && dare.authorId === viewerId
+	const boostable = live && (dare.status === 'open' || dare.status === 'accepted')
+	return (
+		<li id={`dare-${dare.id}`} className={`dare dare--${dare.status}${own ? ' dare--mine' : ''}`}>
+			<div className="dare__top">
+				<span className={`dare__status dare__status--${dare.status}`}>{t(`dares.status-${dare.status}`)}</span>
+				<strong className="dare__pot" aria-label={t('dares.pot-label', { coins: formatCoins(lang, dare.pot) })}>
+					<span aria-hidden="true">◎ {formatCoins(lang, dare.pot)}</span>
+				</strong>
+			</div>
+			<p className="dare__description">{dare.description}</p>
+			<p className="dare__meta muted">
+				{t('dares.by', { author: dare.authorName ?? t('dares.deleted-author') })}
+				{' · '}
+				{t('dares.boosters', { count: dare.boosters })}
+				{own ? ` · ${t('dares.yours')}` : ''}
+				{dare.myBoost > 0 ? ` · ${t('dares.my-boost', { coins: formatCoins(lang, dare.myBoost) })}` : ''}
+			</p>
+			{dare.status === 'voting' && dare.votingEndsAt ? <VoteState dare={dare} /> : null}
+			{dare.status === 'completed' || dare.status === 'failed' ? (
+				<p className="dare__result">{t('dares.result', { yes: dare.yesVotes, no: dare.noVotes })}</p>
+			) : null}
+			<div className="dare__actions">
+				{isCreator && live ? <CreatorButtons dare={dare} sessionId={session.id} voteRunning={voteRunning} /> : null}
+				{!isCreator && signedIn && boostable ? (
+					<Form method="post" className="dare__boost" preventScrollReset>
+						<input type="hidden" name="sessionId" value={session.id} />
+						<input type="hidden" name="dareId" value={dare.id} />
+						<input type="hidden" name="key" value={`boost:${formKey}:${dare.id}`} />
+						<label htmlFor={`boost-${dare.id}`} className="visually-hidden">
+							{t('dares.boost-amount')}
+						</label>
+						<input
+							id={`boost-${dare.id}`}
+							name="amount"
+							type="number"
+							inputMode="numeric"
+							required
+							min={DARE_LIMITS.boost.min}
+							step={DARE_LIMITS.boost.step}
+							defaultValue={DARE_LIMITS.boost.default}
+						/>
+						<SubmitButton intent="boost" className="button">
+							{t('dares.boost')}
+						</SubmitButton>
+						{balance !== null && balance < DARE_LIMITS.boost.min ? (
+							<Link className="dare__shop" to={`/${lang}/shop?returnPath=${encodeURIComponent(`/${lang}/session/${session.id}#dare-${dare.id}`)}`}>
+								{t('dares.get-coins')}
+							</Link>
+						) : null}
+					</Form>
+				) : null}
+				{!isCreator && signedIn && dare.status === 'voting' ? (
+					<Form method="post" className="dare__vote" preventScrollReset>
+						<input type="hidden" name="sessionId" value={session.id} />
+						<input type="hidden" name="dareId" value={dare.id} />
+						<input type="hidden" name="intent" value="vote" />
+						<button type="submit" name="vote" value="yes" className={`button${dare.myVote === true ? ' button--primary' : ''}`} aria-pressed={dare.myVote === true}>
+							{t('dares.vote-yes')}
+						</button>
+						<button type="submit" name="vote" value="no" className={`button${dare.myVote === false ? ' button--primary' : ''}`} aria-pressed={dare.myVote === false}>
+							{t('dares.vote-no')}
+						</button>
+					</Form>
+				) : null}
+			</div>
+		</li>
+	)
+}
+
+function CreatorButtons({ dare, sessionId, voteRunning }: { dare: DareView; sessionId: string; voteRunning: boolean }) {
+	const { t } = useTranslation()
+	if (dare.status !== 'open' && dare.status !== 'accepted') return null
+	return (
+		<Form method="post" className="dare__creator" preventScrollReset>
+			<input type="hidden" name="sessionId" value={sessionId} />
+			<input type="hidden" name="dareId" value={dare.id} />
+			{dare.status === 'open' ? (
+				<SubmitButton intent="accept" className="button button--primary">
+					{t('dares.accept')}
+				</SubmitButton>
+			) : (
+				<SubmitButton intent="start-voting" className={voteRunning ? 'button' : 'button button--primary'}>
+					{t('dares.start-voting')}
+				</SubmitButton>
+			)}
+			<SubmitButton intent="reject" className="button button--ghost">
+				{t('dares.reject')}
+			</SubmitButton>
+		</Form>
+	)
+}
+
+/** The running vote: the tallies and a countdown (rendered by the server, ticking with JavaScript). */
+function VoteState({ dare }: { dare: DareView }) {
+	const { t } = useTranslation()
+	const seconds = useSecondsLeft(dare.votingEndsAt!)
+	const revalidator = useRevalidator()
+	// At the end the server resolves the vote within a second: then show the result.
+	useEffect(() => {
+		if (seconds > 0) return
+		const timer = setTimeout(() => void revalidator.revalidate(), 1500)
+		return () => clearTimeout(timer)
+		// eslint-disable-next-line react-hooks/exhaustive-deps
+	}, [seconds === 0])
+	const total = dare.yesVotes + dare.noVotes
+	const yesShare = total === 0 ? 50 : Math.round((dare.yesVotes / total) * 100)
+	return (
+		<div className="dare__vote-state">
+			<p role="timer" aria-live="off" suppressHydrationWarning>
+				{seconds > 0 ? t('dares.ends-in', { seconds }) : t('dares.vote-ending')}
+			</p>
+			<div className="dare__tally" aria-label={t('dares.tally', { yes: dare.yesVotes, no: dare.noVotes })}>
+				<span className="dare__tally-yes" style={{ width: `${yesShare}%` }} />
+			</div>
+			<p className="muted">{t('dares.tally', { yes: dare.yesVotes, no: dare.noVotes })}</p>
+		</div>
+	)
+}
+
+function useSecondsLeft(endsAt: string) {
+	const left = () => Math.max(0, Math.ceil((new Date(endsAt).getTime() - Date.now()) / 1000))
+	const [seconds, setSeconds] = useState(left)
+	useEffect(() => {
+		const timer = setInterval(() => setSeconds(left()), 1000)
+		return () => clearInterval(timer)
+		// eslint-disable-next-line react-hooks/exhaustive-deps
+	}, [endsAt])
+	return seconds
+}

@@ -1,0 +1,26 @@
+import { z } from 'zod'
+
+/** Spec section 5 and PRODUCT.md (Dares); the database checks them again. */
+export const DARE_LIMITS = {
+	description: { min: 3, max: 280 },
+	boost: { min: 10, step: 10, max: 1_000_000, default: 200 },
+	reward: { min: 0, step: 10, max: 1_000_000 },
+} as const
+
+const key = z.string().regex(/^[!-~]{8,190}$/)
+const dareId = z.uuid()
+const coins = (min: number, step: number, max: number) => z.coerce.number().int().min(min).max(max).multipleOf(step)
+
+/** Every form of the dares panel, told apart by its submit button's intent. */
+export const DareActionSchema = z.discriminatedUnion('intent', [
+	z.object({
+		intent: z.literal('create'),
+		description: z.string().trim().min(DARE_LIMITS.description.min).max(DARE_LIMITS.description.max),
+		reward: coins(DARE_LIMITS.reward.min, DARE_LIMITS.reward.step, DARE_LIMITS.reward.max),
+		key,
+	}),
+	z.object({ intent: z.literal('boost'), dareId, amount: coins(DARE_LIMITS.boost.min, DARE_LIMITS.boost.step, DARE_LIMITS.boost.max), key }),
+	z.object({ intent: z.literal('vote'), dareId, vote: z.enum(['yes', 'no']) }),
+	z.object({ intent: z.enum(['accept', 'reject', 'start-voting']), dareId }),
+])
+export type DareAction = z.infer<typeof DareActionSchema>

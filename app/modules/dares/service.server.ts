@@ -1,0 +1,81 @@
+import type { Queryable } from '#app/db/database.server'
+
+export type DareStatus = 'open' | 'accepted' | 'voting' | 'completed' | 'failed' | 'rejected' | 'expired'
+
+/** A dare as the session page shows it (public.session_dares: most coins first). */
+export interface DareView {
+	id: string
+	description: string
+	reward: number
+	status: DareStatus
+	pot: number
+	authorId: string | null
+	authorName: string | null
+	boosters: number
+	yesVotes: number
+	noVotes: number
+	votingEndsAt: string | null
+	createdAt: string
+	/** The viewer's own coins in this dare, and their vote (null: none). */
+	myBoost: number
+	myVote: boolean | null
+}
+
+type DareRow = {
+	id: string
+	description: string
+	reward: string | number
+	status: DareStatus
+	pot: string | number
+	author_id: string | null
+	author_username: string | null
+	boosters: number
+	yes_votes: number
+	no_votes: number
+	voting_ends_at: Date | string | null
+	created_at: Date | string
+	my_boost: string | number
+	my_vote: boolean | null
+}
+
+/** The session's dares; due votes are resolved first, in the same call. */
+export async function readSessionDares(tx: Queryable, sessionId: string): Promise<DareView[]> {
+	const { rows } = await tx.query<DareRow>('select * from public.session_dares($1)', [sessionId])
+	return rows.map((r) => ({
+		id: r.id,
+		description: r.description,
+		reward: Number(r.reward),
+		status: r.status,
+		pot: Number(r.pot),
+		authorId: r.author_id,
+		authorName: r.author_username,
+		boosters: r.boosters,
+		yesVotes: r.yes_votes,
+		noVotes: r.no_votes,
+		votingEndsAt: r.voting_ends_at ? new Date(r.voting_ends_at).toISOString() : null,
+		createdAt: new Date(r.created_at).toISOString(),
+		myBoost: Number(r.my_boost),
+		myVote: r.my_vote,
+	}))
+}
+
+// The calls of spec section 7, as the viewer; the database checks every rule.
+
+export async function createDare(tx: Queryable, input: { sessionId: string; description: string; reward: number; key: string }) {
+	await tx.query('select 1 from public.create_dare($1, $2, $3, $4)', [input.description, input.sessionId, input.reward, input.key])
+}
+
+export async function boostDare(tx: Queryable, input: { dareId: string; amount: number; key: string }) {
+	await tx.query('select 1 from public.boost_dare($1, $2, $3)', [input.dareId, input.amount, input.key])
+}
+
+export async function voteForDare(tx: Queryable, input: { dareId: string; vote: boolean }) {
+	await tx.query('select 1 from public.vote_for_dare($1, $2)', [input.dareId, input.vote])
+}
+
+const CREATOR_CALLS = { accept: 'accept_dare', reject: 'reject_dare', 'start-voting': 'start_voting' } as const
+export type CreatorCall = keyof typeof CREATOR_CALLS
+
+export async function creatorCall(tx: Queryable, call: CreatorCall, dareId: string) {
+	await tx.query(`select 1 from public.${CREATOR_CALLS[call]}($1)`, [dareId])
+}

@@ -1,0 +1,134 @@
+import { expect, test, type Browser, type Page } from '@playwright/test'
+import { readyAccount, type Lang } from './support/accounts'
+import { jsOn, startLiveSession, twitchCreator } from './support/creators'
+import { tr } from './support/i18n'
+
+/**
+ * The core loop end to end (issue "Dares"), with JavaScript on and off, in
+ * English and German: a viewer writes a free and a paid dare, a second viewer
+ * boosts, the creator accepts and starts the vote, both viewers vote, the
+ * server's sweeper resolves the vote at its end, and the wallets show where
+ * every coin went. Three people, three browser contexts.
+ */
+
+const VOTE_SECONDS = 30
+
+async function person(browser: Browser, baseURL: string) {
+	const context = await browser.newContext({ baseURL, javaScriptEnabled: jsOn(), locale: 'en-US' })
+	return context.newPage()
+}
+
+function balance(page: Page) {
+	return page.getByTestId('wallet-balance')
+}
+
+async function buyCoins(page: Page, lang: Lang) {
+	await page.goto(`/${lang}/shop`)
+	await page.getByRole('button', { name: tr(lang, 'shop.buy', { price: lang === 'de' ? '4,99 €' : '€4.99' }) }).click()
+	await expect(balance(page)).toHaveText(/500$/)
+}
+
+function dareCard(page: Page, description: string) {
+	return page.getByRole('listitem').filter({ hasText: description })
+}
+
+test('a viewer dares, another boosts, the creator accepts and starts the vote, the audience votes, and the coins go where the vote says', async ({ browser, baseURL }) => {
+	test.setTimeout(180_000)
+	const lang: Lang = jsOn() ? 'en' : 'de'
+	const creator = await person(browser, baseURL!)
+	const alice = await person(browser, baseURL!)
+	const bob = await person(browser, baseURL!)
+
+	const login = await twitchCreator(creator, lang, 'dares')
+	const title = `Dare night ${login}`
+	await startLiveSession(creator, lang, title, { 'sessions.min-boost': '100', 'sessions.voting-duration': String(VOTE_SECONDS) })
+	const sessionPage = `/${lang}/twitch/${login}`
+
+	await readyAccount(alice, lang, 'alice')
+	await buyCoins(alice, lang)
+	await alice.goto(sessionPage)
+	// The free-dare rule is explained before submitting.
+	await expect(alice.getByText(tr(lang, 'dares.reward-hint-free', { count: 1, min: '100' }))).toBeVisible()
+	await alice.getByLabel(tr(lang, 'dares.description')).fill('Do ten push-ups on stream')
+	await alice.getByRole('button', { name: tr(lang, 'dares.create') }).click()
+	await expect(alice.getByText(tr(lang, 'dares.created')).last()).toBeVisible()
+	await expect(dareCard(alice, 'Do ten push-ups on stream')).toBeVisible()
+	// The free dare is used: a second one needs at least the session's minimum.
+	await expect(alice.getByText(tr(lang, 'dares.reward-hint-paid', { min: '100' }))).toBeVisible()
+	await alice.getByLabel(tr(lang, 'dares.description')).fill('Sing the chorus backwards')
+	await alice.getByLabel(tr(lang, 'dares.reward')).fill('200')
+	await alice.getByRole('button', { name: tr(lang, 'dares.create') }).click()
+	await expect(alice.getByText(tr(lang, 'dares.created')).last()).toBeVisible()
+	await expect(balance(alice)).toHaveText(/300$/)
+
+	await readyAccount(bob, lang, 'bob')
+	await buyCoins(bob, lang)
+	await bob.goto(sessionPage)
+	const paid = dareCard(bob, 'Sing the chorus backwards')
+	await paid.getByLabel(tr(lang, 'dares.boost-amount')).fill('100')
+	await paid.getByRole('button', { name: tr(lang, 'dares.boost') }).click()
+	await expect(bob.getByText(tr(lang, 'dares.boosted')).last()).toBeVisible()
+	await expect(balance(bob)).toHaveText(/400$/)
+	// Most coins first: the paid dare (300) above the free one (0).
+	await expect(bob.locator('.dares__list > li').first()).toContainText('Sing the chorus backwards')
+	await expect(dareCard(bob, 'Sing the chorus backwards')).toContainText(tr(lang, 'dares.boosters', { count: 2 }))
+
+	// The creator accepts and starts the vote.
+	await creator.goto(sessionPage)
+	await dareCard(creator, 'Sing the chorus backwards').getByRole('button', { name: tr(lang, 'dares.accept') }).click()
+	await expect(creator.getByText(tr(lang, 'dares.accepted')).last()).toBeVisible()
+	await dareCard(creator, 'Sing the chorus backwards').getByRole('button', { name: tr(lang, 'dares.start-voting') }).click()
+	await expect(creator.getByText(tr(lang, 'dares.voting-started')).last()).toBeVisible()
+
+	// Alice says done, Bob first says done, then changes his vote to not done: a tie, which counts as done.
+	for (const [voter, choices] of [
+		[alice, ['vote-yes']],
+		[bob, ['vote-yes', 'vote-no']],
+	] as const) {
+		await voter.goto(sessionPage)
+		for (const choice of choices) {
+			await dareCard(voter, 'Sing the chorus backwards').getByRole('button', { name: tr(lang, `dares.${choice}`), exact: true }).click()
+			await expect(voter.getByText(tr(lang, 'dares.voted')).last()).toBeVisible()
+		}
+	}
+	await expect(dareCard(bob, 'Sing the chorus backwards').getByRole('button', { name: tr(lang, 'dares.vote-no'), exact: true })).toHaveAttribute('aria-pressed', 'true')
+
+	// After the end the vote is resolved: the pot (300) goes to the creator (fee 0).
+	await expect(async () => {
+		await creator.goto(sessionPage)
+		await expect(dareCard(creator, 'Sing the chorus backwards')).toContainText(tr(lang, 'dares.status-completed'), { timeout: 1000 })
+	}).toPass({ timeout: (VOTE_SECONDS + 20) * 1000, intervals: [2000] })
+	await expect(balance(creator)).toHaveText(/300$/)
+	await alice.goto(sessionPage)
+	await expect(balance(alice)).toHaveText(/300$/)
+	await bob.goto(sessionPage)
+	await expect(balance(bob)).toHaveText(/400$/)
+})
+
+test('a boost the wallet cannot pay goes to the shop, which comes back to the dare', async ({ browser, baseURL }) => {
+	test.setTimeout(120_000)
+	const lang: Lang = jsOn() ? 'de' : 'en'
+	const creator = await person(browser, baseURL!)
+	const viewer = await person(browser, baseURL!)
+	const login = await twitchCreator(creator, lang, 'shopdare')
+	await startLiveSession(creator, lang, `Broke night ${login}`, {})
+	const sessionPage = `/${lang}/twitch/${login}`
+
+	await readyAccount(viewer, lang, 'broke')
+	await viewer.goto(sessionPage)
+	await viewer.getByLabel(tr(lang, 'dares.description')).fill('Wear a funny hat')
+	await viewer.getByRole('button', { name: tr(lang, 'dares.create') }).click()
+	await expect(viewer.getByText(tr(lang, 'dares.created')).last()).toBeVisible()
+	const card = dareCard(viewer, 'Wear a funny hat')
+	await card.getByLabel(tr(lang, 'dares.boost-amount')).fill('200')
+	await card.getByRole('button', { name: tr(lang, 'dares.boost') }).click()
+	await expect(viewer.getByText(tr(lang, 'errors.error-insufficient-funds'))).toBeVisible()
+	await expect(viewer).toHaveURL(/\/shop\?returnPath=/)
+	await viewer.getByRole('button', { name: tr(lang, 'shop.buy', { price: lang === 'de' ? '4,99 €' : '€4.99' }) }).click()
+	await expect(viewer).toHaveURL(new RegExp(`${sessionPage}(#dare-[0-9a-f-]+)?$`))
+	await expect(balance(viewer)).toHaveText(/500$/)
+	await card.getByLabel(tr(lang, 'dares.boost-amount')).fill('200')
+	await card.getByRole('button', { name: tr(lang, 'dares.boost') }).click()
+	await expect(viewer.getByText(tr(lang, 'dares.boosted')).last()).toBeVisible()
+	await expect(balance(viewer)).toHaveText(/300$/)
+})
