@@ -315,7 +315,7 @@ const de = {
 		'rejected': 'Dare abgelehnt: Die Unterstützer haben ihre Coins zurückbekommen.',
 		'start-voting': 'Abstimmung starten',
 		'voting-started': 'Die Abstimmung läuft.',
-		'ends-in': 'Abstimmung endet in {{seconds}} s',
+		'ends-in': 'Abstimmung endet in {{time}}',
 		'vote-ending': 'Die Abstimmung endet gerade …',
 		'tally': '{{yes}} geschafft · {{no}} nicht geschafft',
 	},

@@ -317,7 +317,7 @@ const en = {
 		'rejected': 'Dare rejected: its boosters got their coins back.',
 		'start-voting': 'Start the vote',
 		'voting-started': 'The vote is on.',
-		'ends-in': 'Vote ends in {{seconds}} s',
+		'ends-in': 'Vote ends in {{time}}',
 		'vote-ending': 'The vote is closing…',
 		'tally': '{{yes}} done · {{no}} not done',
 	},

@@ -315,7 +315,7 @@ const es = {
 		'rejected': 'Reto rechazado: quienes lo apoyaron recuperaron sus monedas.',
 		'start-voting': 'Iniciar la votación',
 		'voting-started': 'La votación está en marcha.',
-		'ends-in': 'La votación termina en {{seconds}} s',
+		'ends-in': 'La votación termina en {{time}}',
 		'vote-ending': 'La votación está terminando…',
 		'tally': '{{yes}} cumplido · {{no}} no cumplido',
 	},

@@ -315,7 +315,7 @@ const tr = {
 		'rejected': 'Meydan okuma reddedildi: Destekçiler jetonlarını geri aldı.',
 		'start-voting': 'Oylamayı başlat',
 		'voting-started': 'Oylama başladı.',
-		'ends-in': 'Oylama {{seconds}} sn sonra bitiyor',
+		'ends-in': 'Oylama {{time}} sonra bitiyor',
 		'vote-ending': 'Oylama bitiyor…',
 		'tally': '{{yes}} yapıldı · {{no}} yapılmadı',
 	},

@@ -1,4 +1,4 @@
-import type { Database } from './database.server'
+import type { Database, Queryable } from './database.server'
 
 /**
  * Demo data for the embedded default, so a fresh checkout shows live
@@ -67,6 +67,31 @@ export const DEMO_SESSIONS = {
 	},
 } as const
 
+type DemoDare = {
+	id: string
+	session: keyof typeof DEMO_SESSIONS
+	author: DemoUserKey
+	description: string
+	status: 'open' | 'accepted' | 'voting' | 'completed' | 'failed' | 'rejected'
+	/** The author's reward first (when above 0), then the other boosts. */
+	boosts: Array<[DemoUserKey, number]>
+	votes?: Array<[DemoUserKey, boolean]>
+}
+
+/** Dares in every state on the demo creators' live sessions, so the whole loop shows at once. */
+export const DEMO_DARES: DemoDare[] = [
+	{ id: 'de300000-0000-4000-8000-0000000d0001', session: 'miaLive', author: 'jonas', description: 'Play the next round with your controller upside down', status: 'voting', boosts: [['jonas', 300], ['lucia', 200]], votes: [['lucia', true]] },
+	{ id: 'de300000-0000-4000-8000-0000000d0002', session: 'miaLive', author: 'lucia', description: 'Read the next donation message in a pirate voice', status: 'open', boosts: [['lucia', 200], ['jonas', 150], ['emre', 100]] },
+	{ id: 'de300000-0000-4000-8000-0000000d0003', session: 'miaLive', author: 'jonas', description: 'Do 20 squats between the rounds', status: 'accepted', boosts: [] },
+	{ id: 'de300000-0000-4000-8000-0000000d0004', session: 'miaLive', author: 'lucia', description: "Draw chat's favourite animal in 60 seconds", status: 'completed', boosts: [['lucia', 250], ['jonas', 50]], votes: [['jonas', true], ['lucia', true]] },
+	{ id: 'de300000-0000-4000-8000-0000000d0005', session: 'miaLive', author: 'emre', description: 'Beat the boss without healing once', status: 'failed', boosts: [['emre', 200]], votes: [['jonas', false]] },
+	{ id: 'de300000-0000-4000-8000-0000000d0006', session: 'miaLive', author: 'lucia', description: 'Dye your hair green live on stream', status: 'rejected', boosts: [] },
+	{ id: 'de300000-0000-4000-8000-0000000d0007', session: 'emreLive', author: 'jonas', description: 'Finish the level using only the jump button', status: 'open', boosts: [['jonas', 200], ['mia', 100]] },
+]
+
+/** How long the demo's running vote lasts after the first boot. */
+const DEMO_VOTE_SECONDS = 600
+
 /**
  * Insert the demo accounts, profiles, wallets, creator channels and sessions
  * that are missing. Runs on the owner connection (auth.users is not writable
@@ -116,12 +141,13 @@ export async function seedDemoData(db: Database): Promise<void> {
 			)
 		}
 
-		for (const session of Object.values(DEMO_SESSIONS)) {
+		const newSessions = new Set<string>()
+		for (const [key, session] of Object.entries(DEMO_SESSIONS)) {
 			const ended = session.status === 'ended'
 			// Without a conflict target: the id, but also "one active session
 			// per creator/channel" when the demo creator has since started
 			// another one, mean "already there".
-			await tx.query(
+			const { rowCount } = await tx.query(
 				`insert into public.sessions (id, creator_id, status, title, platform, channel, created_at, ended_at)
 				values (
 					$1, $2, $3, $4, $5, $6,
@@ -139,6 +165,54 @@ export async function seedDemoData(db: Database): Promise<void> {
 					ended,
 				],
 			)
+			if (rowCount) newSessions.add(key)
 		}
+
+		// Dares only on sessions this call created: a session someone used keeps what they did.
+		for (const dare of DEMO_DARES.filter((d) => newSessions.has(d.session))) await seedDare(tx, dare)
 	})
+}
+
+/** One demo dare with its boosts, votes and settlement, its coins moved through the ledger like real ones. */
+async function seedDare(tx: Queryable, dare: DemoDare): Promise<void> {
+	const session = DEMO_SESSIONS[dare.session]
+	const reward = dare.boosts[0]?.[0] === dare.author ? dare.boosts[0][1] : 0
+	const resolved = ['completed', 'failed', 'rejected'].includes(dare.status)
+	await tx.query(
+		`insert into public.dares (id, session_id, author_id, description, reward, status, idempotency_key, accepted_at, voting_ends_at, resolved_at)
+		values ($1::uuid, $2, $3, $4, $5, $6::text, 'demo:' || $1::text,
+			case when $6::text <> 'open' and $6::text <> 'rejected' then now() end,
+			case when $6::text = 'voting' then now() + make_interval(secs => $7::integer)
+			     when $6::text in ('completed', 'failed') then now() - interval '5 minutes' end,
+			case when $8::boolean then now() end)
+		on conflict do nothing`,
+		[dare.id, session.id, DEMO_USERS[dare.author].id, dare.description, reward, dare.status, DEMO_VOTE_SECONDS, resolved],
+	)
+	for (const [index, [who, amount]] of dare.boosts.entries()) {
+		const key = `demo-boost:${dare.id}:${index}`
+		await tx.query(`select * from ledger.transfer(ledger.wallet_account($1), ledger.pot_account($2::uuid), $3, 'boost', $2::text, $4)`, [
+			DEMO_USERS[who].id,
+			dare.id,
+			amount,
+			key,
+		])
+		await tx.query('insert into public.boosts (dare_id, booster_id, amount, idempotency_key) values ($1, $2, $3, $4) on conflict do nothing', [
+			dare.id,
+			DEMO_USERS[who].id,
+			amount,
+			key,
+		])
+	}
+	for (const [who, vote] of dare.votes ?? []) {
+		await tx.query('insert into public.votes (dare_id, voter_id, vote) values ($1, $2, $3) on conflict do nothing', [dare.id, DEMO_USERS[who].id, vote])
+	}
+	const pot = dare.boosts.reduce((sum, [, amount]) => sum + amount, 0)
+	if (dare.status === 'completed' && pot > 0) {
+		await tx.query(`select * from ledger.transfer(ledger.pot_account($1::uuid), ledger.wallet_account($2), $3, 'payout', $1::text, 'payout:' || $1::text)`, [
+			dare.id,
+			DEMO_USERS[session.creator].id,
+			pot,
+		])
+	}
+	if (dare.status === 'failed' || dare.status === 'rejected') await tx.query('select app_private.refund_dare($1)', [dare.id])
 }

@@ -583,7 +583,7 @@ begin
 end;
 $$;
 
--- The session page's dares, most coins first: state, pot, author, boosters,
+-- The session page's dares, running ones first, then most coins first: state, pot, author, boosters,
 -- tallies and deadline, and the caller's own boost total and vote. Due votes
 -- of the session are resolved first, so a read never shows a dare past its
 -- deadline unresolved.
@@ -613,7 +613,10 @@ begin
   perform app_private.resolve_due_dares(p_session_id, 100);
   return query
     select d.id, d.description, d.reward, d.status,
-      coalesce(a.balance, 0)::bigint,
+      -- A settled dare's pot is empty: it shows the coins it held.
+      case when d.status in ('open', 'accepted', 'voting') then coalesce(a.balance, 0)
+        else (select coalesce(sum(b.amount), 0) from public.boosts b where b.dare_id = d.id)
+      end::bigint,
       d.author_id, p.username,
       (select count(distinct b.booster_id)::integer from public.boosts b where b.dare_id = d.id),
       (select count(*)::integer from public.votes v where v.dare_id = d.id and v.vote),
@@ -626,7 +629,7 @@ begin
     left join ledger.accounts a on a.kind = 'pot' and a.dare_id = d.id
     left join public.profiles p on p.id = d.author_id
     where d.session_id = p_session_id
-    order by coalesce(a.balance, 0) desc, d.created_at, d.id;
+    order by (d.status in ('open', 'accepted', 'voting')) desc, 5 desc, d.created_at, d.id;
 end;
 $$;
 

@@ -450,6 +450,12 @@ describeEachDatabase('dares', (getDb, kind) => {
 					return ok
 				})
 				const creatorWork = (async () => {
+					// Let the boosts get going, then accept (still boostable) and start the vote (no longer) among them.
+					for (let i = 0; i < 500; i++) {
+						const { rows: landed } = await db.query<{ n: number }>('select count(*)::int as n from public.boosts where dare_id = $1', [dare.id])
+						if (landed[0]!.n >= 9) break
+						await new Promise((resolve) => setTimeout(resolve, 10))
+					}
 					await creatorDoes(db, session.creator, 'accept_dare', dare.id)
 					await creatorDoes(db, session.creator, 'start_voting', dare.id)
 					await vote(db, boosters[0]!, dare.id, false)

@@ -3,7 +3,7 @@ import path from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { createDatabase } from '#app/db/database.server'
 import { listMigrations, migrate } from '#app/db/migrate.server'
-import { DEMO_BALANCE, DEMO_SESSIONS, DEMO_USERS, seedDemoData } from '#app/db/seed.server'
+import { DEMO_BALANCE, DEMO_DARES, DEMO_SESSIONS, DEMO_USERS, seedDemoData } from '#app/db/seed.server'
 import { applyMigration, createAuthUser, createEmptyDatabase, DATABASE_KINDS, describeEachDatabase } from '#tests/support/databases'
 
 const migrationsDir = path.join(process.cwd(), 'supabase', 'migrations')
@@ -115,6 +115,8 @@ describeEachDatabase('seedDemoData', (getDb) => {
 			wallets: await q('select id, balance from public.wallets order by id'),
 			creators: await q('select id, twitch_channel, youtube_channel, kick_channel from public.creator_profiles order by id'),
 			sessions: await q('select id, creator_id, status, title, platform, channel, created_at, ended_at from public.sessions order by id'),
+			dares: await q('select id, status from public.dares order by id'),
+			transfers: await q('select count(*)::int as n from ledger.transfers'),
 		}
 	}
 
@@ -124,7 +126,14 @@ describeEachDatabase('seedDemoData', (getDb) => {
 		expect(s.users).toHaveLength(4)
 		expect(s.users.every((u) => u.confirmed === true)).toBe(true)
 		expect(s.profiles.map((p) => p.username).sort()).toEqual(Object.values(DEMO_USERS).map((u) => u.username).sort())
-		expect(s.wallets.every((w) => w.balance === DEMO_BALANCE)).toBe(true)
+		// Every demo coin is in a wallet or a dare's pot: the demo dares moved them through the ledger.
+		const { rows: held } = await getDb().query<{ coins: string }>(
+			`select (select sum(balance) from public.wallets) + (select coalesce(sum(balance), 0) from ledger.accounts where kind = 'pot') as coins`,
+		)
+		expect(Number(held[0]!.coins)).toBe(4 * DEMO_BALANCE)
+		expect((await getDb().query('select * from ledger.check()')).rows).toEqual([])
+		expect(new Set(s.dares.map((d) => d.status))).toEqual(new Set(['open', 'accepted', 'voting', 'completed', 'failed', 'rejected']))
+		expect(s.dares).toHaveLength(DEMO_DARES.length)
 		expect(s.creators).toEqual([
 			{ id: DEMO_USERS.mia.id, twitch_channel: 'mia_plays', youtube_channel: null, kick_channel: null },
 			{ id: DEMO_USERS.lucia.id, twitch_channel: null, youtube_channel: 'lucia_draws', kick_channel: null },
@@ -141,7 +150,7 @@ describeEachDatabase('seedDemoData', (getDb) => {
 		await seedDemoData(db)
 		// Spend some of jonas's coins (into a pot), as a boost would.
 		await db.query(
-			`select * from ledger.transfer(ledger.wallet_account($1), ledger.pot_account(gen_random_uuid()), 2400, 'boost', null, 'test-spend-jonas')`,
+			`select * from ledger.transfer(ledger.wallet_account($1), ledger.pot_account(gen_random_uuid()), 1000, 'boost', null, 'test-spend-jonas')`,
 			[DEMO_USERS.jonas.id],
 		)
 		const before = await snapshot()

@@ -237,7 +237,7 @@ function VoteState({ dare }: { dare: DareView }) {
 	return (
 		<div className="dare__vote-state">
 			<p role="timer" aria-live="off" suppressHydrationWarning>
-				{seconds > 0 ? t('dares.ends-in', { seconds }) : t('dares.vote-ending')}
+				{seconds > 0 ? t('dares.ends-in', { time: `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}` }) : t('dares.vote-ending')}
 			</p>
 			<div className="dare__tally" aria-label={t('dares.tally', { yes: dare.yesVotes, no: dare.noVotes })}>
 				<span className="dare__tally-yes" style={{ width: `${yesShare}%` }} />
