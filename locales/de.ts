@@ -44,6 +44,7 @@ const de = {
 		'live-now': 'Jetzt live',
 		'no-live': 'Gerade ist niemand live. Schau bald wieder vorbei.',
 		'session-by': 'mit {{creator}}',
+		'session-totals': 'Dares: {{dares}} · ◎ {{coins}} im Spiel',
 		'open-session': 'Session öffnen',
 		'search-label': 'Kanal finden',
 		'search-placeholder': 'Kanalname',

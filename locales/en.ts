@@ -46,6 +46,7 @@ const en = {
 		'live-now': 'Live now',
 		'no-live': 'No one is live right now. Check back soon.',
 		'session-by': 'with {{creator}}',
+		'session-totals': 'Dares: {{dares}} · ◎ {{coins}} in play',
 		'open-session': 'Open session',
 		'search-label': 'Find a channel',
 		'search-placeholder': 'Channel name',

@@ -44,6 +44,7 @@ const es = {
 		'live-now': 'En directo ahora',
 		'no-live': 'Ahora mismo no hay nadie en directo. Vuelve a pasarte pronto.',
 		'session-by': 'con {{creator}}',
+		'session-totals': 'Retos: {{dares}} · ◎ {{coins}} en juego',
 		'open-session': 'Abrir sesión',
 		'search-label': 'Buscar un canal',
 		'search-placeholder': 'Nombre del canal',

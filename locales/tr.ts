@@ -44,6 +44,7 @@ const tr = {
 		'live-now': 'Şu an canlı',
 		'no-live': 'Şu anda canlı yayında kimse yok. Birazdan tekrar bak.',
 		'session-by': 'Yayıncı: {{creator}}',
+		'session-totals': 'Meydan okuma: {{dares}} · ◎ {{coins}} oyunda',
 		'open-session': 'Yayını aç',
 		'search-label': 'Kanal bul',
 		'search-placeholder': 'Kanal adı',

@@ -1,9 +1,11 @@
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import type { Locale } from '#app/i18n/locales'
-import type { SessionSummary } from '#app/modules/sessions/service.server'
+import type { LiveSession, SessionSummary } from '#app/modules/sessions/service.server'
+import { formatCoins } from '#app/modules/shop/format'
 
-export function SessionCard({ session, locale }: { session: SessionSummary; locale: Locale }) {
+/** A live session in a list; with its totals (home), how many dares and coins are in play. */
+export function SessionCard({ session, locale }: { session: SessionSummary & Partial<Pick<LiveSession, 'dareCount' | 'potTotal'>>; locale: Locale }) {
 	const { t } = useTranslation()
 	return (
 		<li className="session-card">
@@ -17,6 +19,11 @@ export function SessionCard({ session, locale }: { session: SessionSummary; loca
 			</h3>
 			{session.creatorName ? (
 				<p className="session-card__creator">{t('home.session-by', { creator: session.creatorName })}</p>
+			) : null}
+			{session.dareCount !== undefined && session.potTotal !== undefined ? (
+				<p className="session-card__totals">
+					{t('home.session-totals', { dares: session.dareCount, coins: formatCoins(locale, session.potTotal) })}
+				</p>
 			) : null}
 		</li>
 	)

@@ -633,6 +633,22 @@ begin
 end;
 $$;
 
+-- A session's activity for lists (home): how many dares it has and how many
+-- coins its running dares hold. Definer rights: the pots are in the ledger.
+create function public.session_totals(p_session_id uuid)
+returns table (dares integer, pot bigint)
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select count(*)::integer,
+    coalesce(sum(a.balance) filter (where d.status in ('open', 'accepted', 'voting')), 0)::bigint
+  from public.dares d
+  left join ledger.accounts a on a.kind = 'pot' and a.dare_id = d.id
+  where d.session_id = p_session_id;
+$$;
+
 -- ---------------------------------------------------------------------------
 -- Stopping a session and deleting an account settle the dares
 -- ---------------------------------------------------------------------------
@@ -725,6 +741,8 @@ revoke all on function public.reject_dare(uuid) from public, anon, authenticated
 revoke all on function public.start_voting(uuid) from public, anon, authenticated;
 revoke all on function public.vote_for_dare(uuid, boolean) from public, anon, authenticated;
 revoke all on function public.session_dares(uuid) from public, anon, authenticated;
+revoke all on function public.session_totals(uuid) from public, anon, authenticated;
+grant execute on function public.session_totals(uuid) to anon, authenticated;
 grant execute on function public.create_dare(text, uuid, integer, text) to authenticated;
 grant execute on function public.boost_dare(uuid, integer, text) to authenticated;
 grant execute on function public.accept_dare(uuid) to authenticated;

@@ -37,9 +37,13 @@ test.describe('every route in every language', () => {
 		await expect(page.getByRole('heading', { level: 1 })).toHaveText(ended.title)
 	})
 
-	test('home lists the live demo sessions and searches by channel', async ({ page }) => {
+	test('home lists the live demo sessions, most active first with their totals, and searches by channel', async ({ page }) => {
 		await page.goto('/en')
 		await expect(page.getByRole('link', { name: live.title })).toBeVisible()
+		// The demo's busiest session (six dares, the most coins in play) comes first.
+		const first = page.locator('.session-card').first()
+		await expect(first.getByRole('link')).toHaveText(live.title)
+		await expect(first).toContainText(/Dares: 6 · ◎ \d+ in play/)
 		await page.getByRole('searchbox', { name: tr('en', 'home.search-label') }).fill('no-such-channel-xyz')
 		await page.getByRole('button', { name: tr('en', 'home.search-submit') }).click()
 		await expect(page.getByText(tr('en', 'home.no-results', { query: 'no-such-channel-xyz' }))).toBeVisible()

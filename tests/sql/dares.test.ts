@@ -83,6 +83,20 @@ async function errorOf(promise: Promise<unknown>): Promise<string | undefined> {
 	return toAppError(await rejectionOf(promise))?.code
 }
 
+/** The creator accepts the dare and starts its vote. */
+async function startVote(db: Database, session: Session, dareId: string) {
+	await creatorDoes(db, session.creator, 'accept_dare', dareId)
+	await creatorDoes(db, session.creator, 'start_voting', dareId)
+}
+
+/** A viewer's dare of `reward` coins whose vote has already ended (its deadline passed). */
+async function dareWithEndedVote(db: Database, session: Session, viewer: string, reward = 200) {
+	const dare = await createDare(db, viewer, session.id, reward)
+	await startVote(db, session, dare.id)
+	await endVote(db, dare.id)
+	return dare
+}
+
 /** Ends the running vote of a dare now (the deadline is a row's value). */
 async function endVote(db: Queryable, dareId: string) {
 	await db.query(`update public.dares set voting_ends_at = now() - interval '1 second' where id = $1`, [dareId])
@@ -244,8 +258,7 @@ describeEachDatabase('dares', (getDb, kind) => {
 		const voter = await participant(db)
 		const dare = await createDare(db, author, session.id, 200)
 		expect(await errorOf(vote(db, voter, dare.id, true))).toBe('error-voting-closed')
-		await creatorDoes(db, session.creator, 'accept_dare', dare.id)
-		await creatorDoes(db, session.creator, 'start_voting', dare.id)
+		await startVote(db, session, dare.id)
 		await vote(db, voter, dare.id, true)
 		await vote(db, voter, dare.id, false)
 		const { rows } = await db.query('select voter_id, vote from public.votes where dare_id = $1', [dare.id])
@@ -264,8 +277,7 @@ describeEachDatabase('dares', (getDb, kind) => {
 		const run = async (votes: Array<[string, boolean]>) => {
 			const dare = await createDare(db, alice, session.id, 200)
 			await boost(db, bob, dare.id, 100)
-			await creatorDoes(db, session.creator, 'accept_dare', dare.id)
-			await creatorDoes(db, session.creator, 'start_voting', dare.id)
+			await startVote(db, session, dare.id)
 			for (const [who, yes] of votes) await vote(db, who, dare.id, yes)
 			await endVote(db, dare.id)
 			expect(await db.query('select ledger.resolve_due_dares()').then((r) => r.rows[0])).toEqual({ resolve_due_dares: 1 })
@@ -294,10 +306,7 @@ describeEachDatabase('dares', (getDb, kind) => {
 		const db = await setUp()
 		const session = await liveSession(db)
 		const viewer = await participant(db, 1000)
-		const dare = await createDare(db, viewer, session.id, 200)
-		await creatorDoes(db, session.creator, 'accept_dare', dare.id)
-		await creatorDoes(db, session.creator, 'start_voting', dare.id)
-		await endVote(db, dare.id)
+		const dare = await dareWithEndedVote(db, session, viewer)
 		// A visitor's read resolves it.
 		const seen = await as(db, null, async (tx) => (await tx.query<{ status: string; pot: string }>('select status, pot from public.session_dares($1)', [session.id])).rows)
 		expect(seen).toEqual([{ status: 'completed', pot: expect.anything() }])
@@ -324,6 +333,17 @@ describeEachDatabase('dares', (getDb, kind) => {
 			[small.id, 60, 2, 10],
 		])
 		expect(rows[0]!.author_username).toBe(`u${viewer.slice(0, 8)}`)
+	})
+
+	test('session_totals: all dares counted, only running ones hold coins in play', async () => {
+		const db = await setUp()
+		const session = await liveSession(db, { max_dares_per_user: 3 })
+		const viewer = await participant(db, 1000)
+		await createDare(db, viewer, session.id, 200)
+		const rejected = await createDare(db, viewer, session.id, 300)
+		await creatorDoes(db, session.creator, 'reject_dare', rejected.id)
+		const totals = await as(db, null, async (tx) => (await tx.query<{ dares: number; pot: string }>('select * from public.session_totals($1)', [session.id])).rows[0]!)
+		expect({ dares: totals.dares, pot: Number(totals.pot) }).toEqual({ dares: 2, pot: 200 })
 	})
 
 	test('attacks: the API roles write no table; anon calls nothing that moves coins; aal1 with a factor is refused; incomplete accounts are refused', async () => {
@@ -397,10 +417,8 @@ describeEachDatabase('dares', (getDb, kind) => {
 		const db = await setUp()
 		const session = await liveSession(db)
 		const viewer = await participant(db, 1000)
-		const dare = await createDare(db, viewer, session.id, 200)
-		await creatorDoes(db, session.creator, 'accept_dare', dare.id)
-		await creatorDoes(db, session.creator, 'start_voting', dare.id)
-		await endVote(db, dare.id) // the deadline passed "during a restart"
+		// The deadline passed "during a restart".
+		const dare = await dareWithEndedVote(db, session, viewer)
 		const errors: string[] = []
 		const sweepers = [startDareSweeper(db, { intervalMs: 20, log: (line) => errors.push(line) }), startDareSweeper(db, { intervalMs: 20, log: (line) => errors.push(line) })]
 		try {
@@ -456,8 +474,7 @@ describeEachDatabase('dares', (getDb, kind) => {
 						if (landed[0]!.n >= 9) break
 						await new Promise((resolve) => setTimeout(resolve, 10))
 					}
-					await creatorDoes(db, session.creator, 'accept_dare', dare.id)
-					await creatorDoes(db, session.creator, 'start_voting', dare.id)
+					await startVote(db, session, dare.id)
 					await vote(db, boosters[0]!, dare.id, false)
 					await endVote(db, dare.id)
 					// As the sweeper does: a dare whose row a boost still holds is skipped and taken on the next round.

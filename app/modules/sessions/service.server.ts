@@ -88,20 +88,26 @@ export async function getChannelSession(
  * active first will mean most dares and coins once dares exist; until then the
  * newest session leads.
  */
+export type LiveSession = SessionSummary & { dareCount: number; potTotal: number }
+
+/** Live sessions, most active first: the most coins at stake, then the most dares, then the newest. */
 export async function listLiveSessions(
 	tx: Queryable,
 	{ channel, limit = 48 }: { channel?: string; limit?: number } = {},
-): Promise<SessionSummary[]> {
+): Promise<LiveSession[]> {
 	const filter = channel?.trim()
-	const { rows } = await tx.query<SessionRow>(
-		`${SELECT_SESSION}
-		 where s.status = 'active'
-		   and ($1::text is null or s.channel ilike '%' || replace(replace(replace($1, '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%')
-		 order by s.created_at desc
+	const { rows } = await tx.query<SessionRow & { dares: number; pot: string | number }>(
+		`select live.*, t.dares, t.pot from (
+		   ${SELECT_SESSION}
+		   where s.status = 'active'
+		     and ($1::text is null or s.channel ilike '%' || replace(replace(replace($1, '\\', '\\\\'), '%', '\\%'), '_', '\\_') || '%')
+		 ) live
+		 cross join lateral public.session_totals(live.id) t
+		 order by t.pot desc, t.dares desc, live.created_at desc
 		 limit $2`,
 		[filter ? filter : null, limit],
 	)
-	return rows.map(toSummary)
+	return rows.map((row) => ({ ...toSummary(row), dareCount: row.dares, potTotal: Number(row.pot) }))
 }
 
 /** A creator's sessions, newest first (the channel page's "other sessions"). */
