@@ -279,7 +279,6 @@ const de = {
 		'count': 'Insgesamt: {{count}}',
 		'empty-live': 'Noch keine Dares. Schreib das erste!',
 		'empty': 'In dieser Session gab es keine Dares.',
-		'sign-in': 'Melde dich an, um zu schreiben, zu boosten und abzustimmen',
 		'limit-reached': 'Du hast alle {{count}} Dares geschrieben, die diese Session erlaubt.',
 		'create-title': 'Schreib ein Dare',
 		'description': 'Dein Dare',

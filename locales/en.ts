@@ -281,7 +281,6 @@ const en = {
 		'count': 'Total: {{count}}',
 		'empty-live': 'No dares yet. Write the first one!',
 		'empty': 'This session had no dares.',
-		'sign-in': 'Sign in to write, boost and vote',
 		'limit-reached': 'You have written all {{count}} dares this session allows.',
 		'create-title': 'Write a dare',
 		'description': 'Your dare',

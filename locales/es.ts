@@ -279,7 +279,6 @@ const es = {
 		'count': 'En total: {{count}}',
 		'empty-live': 'Todavía no hay retos. ¡Escribe el primero!',
 		'empty': 'En esta sesión no hubo retos.',
-		'sign-in': 'Inicia sesión para escribir, impulsar y votar',
 		'limit-reached': 'Ya has escrito los {{count}} retos que permite esta sesión.',
 		'create-title': 'Escribe un reto',
 		'description': 'Tu reto',

@@ -279,7 +279,6 @@ const tr = {
 		'count': 'Toplam: {{count}}',
 		'empty-live': 'Henüz meydan okuma yok. İlkini sen yaz!',
 		'empty': 'Bu yayında meydan okuma olmadı.',
-		'sign-in': 'Yazmak, desteklemek ve oy vermek için giriş yap',
 		'limit-reached': 'Bu yayının izin verdiği {{count}} meydan okumanın hepsini yazdın.',
 		'create-title': 'Meydan okuma yaz',
 		'description': 'Meydan okuman',

@@ -123,9 +123,11 @@ test('a boost the wallet cannot pay goes to the shop, which comes back to the da
 	await card.getByLabel(tr(lang, 'dares.boost-amount')).fill('200')
 	await card.getByRole('button', { name: tr(lang, 'dares.boost') }).click()
 	await expect(viewer.getByText(tr(lang, 'errors.error-insufficient-funds'))).toBeVisible()
+	// With JavaScript the page refuses before sending and offers the shop; without, the server sends the viewer there.
+	if (jsOn()) await viewer.getByRole('button', { name: tr(lang, 'dares.get-coins') }).click()
 	await expect(viewer).toHaveURL(/\/shop\?returnPath=/)
 	await viewer.getByRole('button', { name: tr(lang, 'shop.buy', { price: lang === 'de' ? '4,99 €' : '€4.99' }) }).click()
-	await expect(viewer).toHaveURL(new RegExp(`${sessionPage}(#dare-[0-9a-f-]+)?$`))
+	await expect(viewer).toHaveURL(/\/session\/[0-9a-f-]+(#dare-[0-9a-f-]+)?$|\/twitch\/[a-z0-9_]+(#dare-[0-9a-f-]+)?$/)
 	await expect(balance(viewer)).toHaveText(/500$/)
 	await card.getByLabel(tr(lang, 'dares.boost-amount')).fill('200')
 	await card.getByRole('button', { name: tr(lang, 'dares.boost') }).click()

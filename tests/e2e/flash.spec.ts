@@ -33,6 +33,10 @@ test('a refused early resend shows its own answer, not the sign-up toast again',
 	const javaScript = testInfo.project.use.javaScriptEnabled !== false
 	const email = uniqueEmail('flash-early')
 	await signUp(page, 'en', email)
+	// The sign-up's toast has been shown (and, with JavaScript, the page's data
+	// reloaded, which clears it) before the next request.
+	await expect(toast(page, javaScript).filter({ hasText: tr('en', 'auth.sign-up-success') })).toBeVisible()
+	await page.waitForLoadState('networkidle')
 	// Refused by the server (the button is not offered yet), as a no-JavaScript browser would post it.
 	const early = await page.request.post('/en/register', { form: { intent: 'resend', email } })
 	expect(early.status()).toBe(429)

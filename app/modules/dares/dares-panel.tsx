@@ -1,7 +1,11 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Form, Link, useLocation, useRevalidator, useRouteLoaderData } from 'react-router'
+import { Form, useNavigate, useRevalidator, useRouteLoaderData, useSubmit } from 'react-router'
+import { toast } from 'sonner'
 import { SubmitButton } from '#app/components/forms'
+import { useGatedAction } from '#app/components/gated-action'
+import type { GatedReason } from '#app/modules/auth/gate'
+import { NumberField } from '#app/modules/sessions/number-field'
 import type { Locale } from '#app/i18n/locales'
 import type { loader as rootLoader } from '#app/root'
 import { formatCoins } from '#app/modules/shop/format'
@@ -28,7 +32,7 @@ export type DaresPanelProps = {
  */
 export function DaresPanel(props: DaresPanelProps) {
 	const { t } = useTranslation()
-	const { session, dares, isCreator, signedIn } = props
+	const { session, dares, isCreator } = props
 	const live = session.status === 'active'
 	const voting = dares.some((d) => d.status === 'voting')
 	return (
@@ -37,7 +41,7 @@ export function DaresPanel(props: DaresPanelProps) {
 				<h2 id="dares-title">{t('dares.title')}</h2>
 				<span className="muted">{t('dares.count', { count: dares.length })}</span>
 			</div>
-			{live && !isCreator ? signedIn ? <CreateDare {...props} /> : <SignInToTakePart lang={props.lang} /> : null}
+			{live && !isCreator ? <CreateDare {...props} /> : null}
 			{dares.length === 0 ? (
 				<p className="dares__empty">{live ? t('dares.empty-live') : t('dares.empty')}</p>
 			) : (
@@ -51,16 +55,22 @@ export function DaresPanel(props: DaresPanelProps) {
 	)
 }
 
-function SignInToTakePart({ lang }: { lang: Locale }) {
-	const { t } = useTranslation()
-	const location = useLocation()
-	return (
-		<p className="dares__visitor">
-			<Link className="button button--primary" to={`/${lang}/login?redirectTo=${encodeURIComponent(location.pathname)}`}>
-				{t('dares.sign-in')}
-			</Link>
-		</p>
-	)
+/**
+ * The gated-action rule (docs/decisions/010-gated-actions.md) for a form: a
+ * visitor, or a viewer who still owes the username or the terms, gets the
+ * dialog first and the action continues once they are ready. Without
+ * JavaScript the form posts and the server sends them to sign in and back.
+ */
+function useGatedSubmit(reason: GatedReason) {
+	const gated = useGatedAction()
+	const submit = useSubmit()
+	return (event: FormEvent<HTMLFormElement>) => {
+		event.preventDefault()
+		const form = event.currentTarget
+		const submitter = (event.nativeEvent as SubmitEvent).submitter
+		const formData = new FormData(form, submitter instanceof HTMLButtonElement ? submitter : null)
+		gated(reason, () => void submit(formData, { method: 'post', preventScrollReset: true }))
+	}
 }
 
 function CreateDare({ session, dares, viewerId, formKey, lang }: DaresPanelProps) {
@@ -69,9 +79,10 @@ function CreateDare({ session, dares, viewerId, formKey, lang }: DaresPanelProps
 	const freeLeft = Math.max(0, session.maxFreeDaresPerUser - mine)
 	const left = Math.max(0, session.maxDaresPerUser - mine)
 	const minBoost = formatCoins(lang, session.minBoost)
+	const onSubmit = useGatedSubmit('create-dare')
 	if (left === 0) return <p className="notice">{t('dares.limit-reached', { count: session.maxDaresPerUser })}</p>
 	return (
-		<Form method="post" className="card dare-form stack" preventScrollReset>
+		<Form method="post" className="card dare-form stack" preventScrollReset onSubmit={onSubmit}>
 			<h3>{t('dares.create-title')}</h3>
 			<input type="hidden" name="sessionId" value={session.id} />
 			<input type="hidden" name="key" value={`create:${formKey}`} />
@@ -127,6 +138,20 @@ function DareCard({
 }: DaresPanelProps & { dare: DareView; live: boolean; voteRunning: boolean }) {
 	const { t } = useTranslation()
 	const balance = useRouteLoaderData<typeof rootLoader>('root')?.account?.balance ?? null
+	const gatedBoost = useGatedSubmit('boost')
+	const navigate = useNavigate()
+	const shop = `/${lang}/shop?returnPath=${encodeURIComponent(`/${lang}/session/${session.id}#dare-${dare.id}`)}`
+	// The client refuses a boost the wallet cannot pay (spec section 5) and offers the shop, which comes back here.
+	const onBoost = (event: FormEvent<HTMLFormElement>) => {
+		const amount = Number(new FormData(event.currentTarget).get('amount'))
+		if (signedIn && balance !== null && amount > balance) {
+			event.preventDefault()
+			toast.error(t('errors.error-insufficient-funds'), { action: { label: t('dares.get-coins'), onClick: () => void navigate(shop) } })
+			return
+		}
+		gatedBoost(event)
+	}
+	const onVote = useGatedSubmit('vote')
 	const own = viewerId !== null && dare.authorId === viewerId
 	const boostable = live && (dare.status === 'open' || dare.status === 'accepted')
 	return (
@@ -151,36 +176,30 @@ function DareCard({
 			) : null}
 			<div className="dare__actions">
 				{isCreator && live ? <CreatorButtons dare={dare} sessionId={session.id} voteRunning={voteRunning} /> : null}
-				{!isCreator && signedIn && boostable ? (
-					<Form method="post" className="dare__boost" preventScrollReset>
+				{!isCreator && boostable ? (
+					<Form method="post" className="dare__boost" preventScrollReset onSubmit={onBoost}>
 						<input type="hidden" name="sessionId" value={session.id} />
 						<input type="hidden" name="dareId" value={dare.id} />
 						<input type="hidden" name="key" value={`boost:${formKey}:${dare.id}`} />
-						<label htmlFor={`boost-${dare.id}`} className="visually-hidden">
-							{t('dares.boost-amount')}
-						</label>
-						<input
-							id={`boost-${dare.id}`}
+						<NumberField
 							name="amount"
-							type="number"
-							inputMode="numeric"
-							required
-							min={DARE_LIMITS.boost.min}
-							step={DARE_LIMITS.boost.step}
+							label={t('dares.boost-amount')}
+							limit={DARE_LIMITS.boost}
 							defaultValue={DARE_LIMITS.boost.default}
+							locale={lang}
 						/>
 						<SubmitButton intent="boost" className="button">
 							{t('dares.boost')}
 						</SubmitButton>
-						{balance !== null && balance < DARE_LIMITS.boost.min ? (
-							<Link className="dare__shop" to={`/${lang}/shop?returnPath=${encodeURIComponent(`/${lang}/session/${session.id}#dare-${dare.id}`)}`}>
+						{signedIn && balance !== null && balance < DARE_LIMITS.boost.min ? (
+							<a className="dare__shop" href={shop}>
 								{t('dares.get-coins')}
-							</Link>
+							</a>
 						) : null}
 					</Form>
 				) : null}
-				{!isCreator && signedIn && dare.status === 'voting' ? (
-					<Form method="post" className="dare__vote" preventScrollReset>
+				{!isCreator && dare.status === 'voting' ? (
+					<Form method="post" className="dare__vote" preventScrollReset onSubmit={onVote}>
 						<input type="hidden" name="sessionId" value={session.id} />
 						<input type="hidden" name="dareId" value={dare.id} />
 						<input type="hidden" name="intent" value="vote" />
