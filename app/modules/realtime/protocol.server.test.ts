@@ -8,7 +8,7 @@ describe('realtime frames', () => {
 		let text = ''
 		serializer.encode(
 			{ join_ref: '1', ref: '2', topic: 'realtime:wallets_x', event: 'phx_join', payload: { config: { private: true } } },
-			(out: string) => (text = out),
+			(out: string | ArrayBuffer) => (text = String(out)),
 		)
 		expect(decodeFrame('2.0.0', text)).toEqual({
 			joinRef: '1',
