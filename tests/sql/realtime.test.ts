@@ -103,4 +103,25 @@ describeEachDatabase('realtime', (getDb) => {
 		})
 		expect(rows).toEqual([])
 	})
+
+	test('anyone who may see a session, visitors included, may receive on session_updates_{id}; nothing else opens', async () => {
+		const db = getDb()
+		const a = await createAuthUser(db)
+		const b = await createAuthUser(db)
+		const { rows } = await db.query<{ id: string }>(
+			`insert into public.sessions (creator_id, title, platform, channel) values ($1, 't', 'twitch', 'mia_plays') returning id`,
+			[a],
+		)
+		const id = rows[0]!.id
+		expect(await canReceive(db, claimsFor(a), `session_updates_${id}`)).toBe(true)
+		expect(await canReceive(db, claimsFor(b), `session_updates_${id}`)).toBe(true)
+		expect(await canReceive(db, null, `session_updates_${id}`)).toBe(true)
+		expect(await canReceive(db, null, `session_updates_${id}`, 'presence')).toBe(false)
+		// A session that does not exist, or a topic that is no session id, is refused without an error.
+		expect(await canReceive(db, null, 'session_updates_00000000-0000-4000-8000-000000000000')).toBe(false)
+		expect(await canReceive(db, null, 'session_updates_not-a-uuid')).toBe(false)
+		expect(await canReceive(db, null, `session_updates_${id}x`)).toBe(false)
+		// The session policy opens no wallet topic to visitors.
+		expect(await canReceive(db, null, `wallets_${a}`)).toBe(false)
+	})
 })
