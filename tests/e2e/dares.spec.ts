@@ -1,6 +1,6 @@
 import { expect, test, type Browser, type Page } from '@playwright/test'
 import { readyAccount, type Lang } from './support/accounts'
-import { jsOn, startLiveSession, twitchCreator } from './support/creators'
+import { jsOn, numberInput, startLiveSession, twitchCreator } from './support/creators'
 import { tr } from './support/i18n'
 
 /**
@@ -65,8 +65,8 @@ test('a viewer dares, another boosts, the creator accepts and starts the vote, t
 	await buyCoins(bob, lang)
 	await bob.goto(sessionPage)
 	const paid = dareCard(bob, 'Sing the chorus backwards')
-	await paid.getByLabel(tr(lang, 'dares.boost-amount')).fill('100')
-	await paid.getByRole('button', { name: tr(lang, 'dares.boost') }).click()
+	await numberInput(paid, lang, 'dares.boost-amount').fill('100')
+	await paid.getByRole('button', { name: tr(lang, 'dares.boost'), exact: true }).click()
 	await expect(bob.getByText(tr(lang, 'dares.boosted')).last()).toBeVisible()
 	await expect(balance(bob)).toHaveText(/400$/)
 	// Most coins first: the paid dare (300) above the free one (0).
@@ -120,8 +120,8 @@ test('a boost the wallet cannot pay goes to the shop, which comes back to the da
 	await viewer.getByRole('button', { name: tr(lang, 'dares.create') }).click()
 	await expect(viewer.getByText(tr(lang, 'dares.created')).last()).toBeVisible()
 	const card = dareCard(viewer, 'Wear a funny hat')
-	await card.getByLabel(tr(lang, 'dares.boost-amount')).fill('200')
-	await card.getByRole('button', { name: tr(lang, 'dares.boost') }).click()
+	await numberInput(card, lang, 'dares.boost-amount').fill('200')
+	await card.getByRole('button', { name: tr(lang, 'dares.boost'), exact: true }).click()
 	await expect(viewer.getByText(tr(lang, 'errors.error-insufficient-funds'))).toBeVisible()
 	// With JavaScript the page refuses before sending and offers the shop; without, the server sends the viewer there.
 	if (jsOn()) await viewer.getByRole('button', { name: tr(lang, 'dares.get-coins') }).click()
@@ -129,8 +129,23 @@ test('a boost the wallet cannot pay goes to the shop, which comes back to the da
 	await viewer.getByRole('button', { name: tr(lang, 'shop.buy', { price: lang === 'de' ? '4,99 €' : '€4.99' }) }).click()
 	await expect(viewer).toHaveURL(/\/session\/[0-9a-f-]+(#dare-[0-9a-f-]+)?$|\/twitch\/[a-z0-9_]+(#dare-[0-9a-f-]+)?$/)
 	await expect(balance(viewer)).toHaveText(/500$/)
-	await card.getByLabel(tr(lang, 'dares.boost-amount')).fill('200')
-	await card.getByRole('button', { name: tr(lang, 'dares.boost') }).click()
+	await numberInput(card, lang, 'dares.boost-amount').fill('200')
+	await card.getByRole('button', { name: tr(lang, 'dares.boost'), exact: true }).click()
 	await expect(viewer.getByText(tr(lang, 'dares.boosted')).last()).toBeVisible()
 	await expect(balance(viewer)).toHaveText(/300$/)
+})
+
+test('a visitor who writes a dare is asked to sign in first (the dialog with JavaScript, the sign-in page without)', async ({ page }) => {
+	await page.goto('/en/twitch/mia_plays')
+	await page.getByLabel(tr('en', 'dares.description')).fill('Say hi to my cat')
+	await page.getByRole('button', { name: tr('en', 'dares.create') }).click()
+	if (jsOn()) {
+		await expect(page.getByRole('dialog').getByRole('heading', { name: tr('en', 'auth.sign-in') })).toBeVisible()
+	} else {
+		await expect(page).toHaveURL(/\/en\/login$/)
+		await expect(page.getByText(tr('en', 'gate.must-log-in-create-dare'))).toBeVisible()
+	}
+	// Nothing was written.
+	await page.goto('/en/twitch/mia_plays')
+	await expect(page.getByText('Say hi to my cat')).toHaveCount(0)
 })
