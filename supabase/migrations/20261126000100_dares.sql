@@ -337,11 +337,17 @@ as $$
 declare
   open_dare uuid;
 begin
+  -- Every dare locked first, then the refunds: a boost locks its dare, then
+  -- the booster's wallet, so locking dare after dare between refunds (which
+  -- lock wallets) could deadlock with a boost under way.
+  perform 1 from public.dares d
+  where d.session_id = p_session_id and d.status in ('open', 'accepted')
+  order by d.id
+  for update;
   for open_dare in
     select d.id from public.dares d
     where d.session_id = p_session_id and d.status in ('open', 'accepted')
     order by d.id
-    for update
   loop
     perform app_private.close_dare(open_dare, 'expired');
   end loop;
@@ -398,7 +404,13 @@ begin
     raise exception using message = 'error-invalid-reward', errcode = 'P0001';
   end if;
 
-  select * into session from public.sessions s where s.id = p_session_id;
+  -- FOR SHARE, held to commit: a session stopping (stop_active_session, its
+  -- creator's deletion) waits for this dare and then expires and refunds it
+  -- with the rest; a dare written while the stop is under way waits for it
+  -- and then finds the session ended. Without it a dare committed after the
+  -- stop's expiry stayed open, with its reward, in an ended session (or went
+  -- with a deleted creator's session, its pot still full).
+  select * into session from public.sessions s where s.id = p_session_id for share;
   if not found or session.status <> 'active' then
     raise exception using message = 'error-session-not-active', errcode = 'P0001';
   end if;
@@ -698,6 +710,13 @@ declare
   live uuid;
   held uuid;
 begin
+  -- The running dares of their sessions locked before any wallet (see
+  -- expire_open_dares).
+  perform 1 from public.dares d
+  join public.sessions s on s.id = d.session_id
+  where s.creator_id = p_user_id and d.status in ('open', 'accepted', 'voting')
+  order by d.id
+  for update of d;
   for live in
     update public.sessions s set status = 'ended', ended_at = greatest(now(), s.created_at)
     where s.creator_id = p_user_id and s.status = 'active'

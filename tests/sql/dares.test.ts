@@ -436,6 +436,134 @@ describeEachDatabase('dares', (getDb, kind) => {
 	})
 
 	if (kind === 'postgres') {
+		/** A connection of its own to the test's database, for transactions held open across steps. */
+		const connect = async (db: Database) => {
+			const { rows } = await db.query<{ db: string }>('select current_database() as db')
+			const url = new URL(process.env.TEST_DATABASE_URL!)
+			url.pathname = `/${rows[0]!.db}`
+			const client = new pg.Client({ connectionString: url.toString() })
+			await client.connect()
+			return client
+		}
+		const actAs = (client: pg.Client, userId: string) =>
+			client.query(`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', $1, true)`, [JSON.stringify(claimsFor(userId))])
+		/** Whether a promise is still pending after `ms` (it is waiting on a lock). */
+		const stillWaiting = (promise: Promise<unknown>, ms = 300) =>
+			Promise.race([promise.then(() => false, () => false), new Promise<boolean>((resolve) => setTimeout(() => resolve(true), ms))])
+
+		test('a dare written while its session stops is refused or expired with the rest, never left open in an ended session', async () => {
+			const db = await setUp()
+			const session = await liveSession(db)
+			const viewer = await participant(db, 1000)
+			const stopper = await connect(db)
+			const writer = await connect(db)
+			try {
+				// The stop goes first and has not committed: the dare waits for it, then finds the session ended.
+				await stopper.query('begin')
+				await actAs(stopper, session.creator)
+				await stopper.query('select 1 from public.stop_active_session()')
+				await writer.query('begin')
+				await actAs(writer, viewer)
+				const written = writer.query('select id from public.create_dare($1, $2, $3, $4)', ['Juggle three eggs', session.id, 200, key()])
+				written.catch(() => {})
+				expect(await stillWaiting(written)).toBe(true)
+				await stopper.query('commit')
+				expect(toAppError(await rejectionOf(written))?.code).toBe('error-session-not-active')
+				await writer.query('rollback')
+			} finally {
+				await Promise.all([stopper.end(), writer.end()])
+			}
+			expect((await db.query('select 1 from public.dares where session_id = $1', [session.id])).rows).toEqual([])
+			expect(await balance(db, viewer)).toBe(1000)
+			expect(await ledgerProblems(db)).toEqual([])
+		})
+
+		test('a session stopping while a dare is being written waits for it, then expires and refunds it', async () => {
+			const db = await setUp()
+			const session = await liveSession(db)
+			const viewer = await participant(db, 1000)
+			const stopper = await connect(db)
+			const writer = await connect(db)
+			try {
+				await writer.query('begin')
+				await actAs(writer, viewer)
+				const { rows } = await writer.query<{ id: string }>('select id from public.create_dare($1, $2, $3, $4)', ['Juggle three eggs', session.id, 200, key()])
+				await stopper.query('begin')
+				await actAs(stopper, session.creator)
+				const stopped = stopper.query('select 1 from public.stop_active_session()')
+				stopped.catch(() => {})
+				expect(await stillWaiting(stopped)).toBe(true)
+				await writer.query('commit')
+				await stopped
+				await stopper.query('commit')
+				expect(await statusOf(db, rows[0]!.id)).toBe('expired')
+				expect(await pot(db, rows[0]!.id)).toBe(0)
+			} finally {
+				await Promise.all([stopper.end(), writer.end()])
+			}
+			expect(await balance(db, viewer)).toBe(1000)
+			expect(await ledgerProblems(db)).toEqual([])
+		})
+
+		test('a creator deleted while a dare is being written: the dare is refunded before it goes with the session', async () => {
+			const db = await setUp()
+			const session = await liveSession(db)
+			const viewer = await participant(db, 1000)
+			const writer = await connect(db)
+			const deleter = await connect(db)
+			try {
+				await writer.query('begin')
+				await actAs(writer, viewer)
+				const { rows } = await writer.query<{ id: string }>('select id from public.create_dare($1, $2, $3, $4)', ['Juggle three eggs', session.id, 300, key()])
+				const deleted = deleter.query('delete from auth.users where id = $1', [session.creator])
+				deleted.catch(() => {})
+				expect(await stillWaiting(deleted)).toBe(true)
+				await writer.query('commit')
+				await deleted
+				expect(await pot(db, rows[0]!.id)).toBe(0)
+			} finally {
+				await Promise.all([writer.end(), deleter.end()])
+			}
+			expect(await balance(db, viewer)).toBe(1000)
+			expect(await ledgerProblems(db)).toEqual([])
+		})
+
+		test('stopping a session locks its dares before it refunds any, so a boost under way cannot deadlock with it', async () => {
+			const db = await setUp()
+			// More dares than PL/pgSQL fetches at once (10): a loop that locks as it goes would refund the first ten, then wait.
+			const session = await liveSession(db, { max_dares_per_user: 12, min_boost: 50 })
+			const viewer = await participant(db, 1000)
+			const dares: Array<{ id: string }> = []
+			for (let i = 0; i < 12; i++) dares.push(await createDare(db, viewer, session.id, 50))
+			dares.sort((a, b) => (a.id < b.id ? -1 : 1))
+			const last = dares[11]!
+			const booster = await connect(db)
+			const stopper = await connect(db)
+			try {
+				// A boost of the last dare has its row and is about to lock the viewer's wallet.
+				await booster.query('begin')
+				await booster.query('select 1 from public.dares where id = $1 for update', [last.id])
+				await stopper.query('begin')
+				await actAs(stopper, session.creator)
+				const stopped = stopper.query('select 1 from public.stop_active_session()')
+				stopped.catch(() => {})
+				expect(await stillWaiting(stopped)).toBe(true)
+				// The stop holds no wallet while it waits (refunding the first dares
+				// first would hold the viewer's, and this would be a deadlock).
+				const walletLocked = booster.query('select 1 from public.wallets where id = $1 for update', [viewer])
+				expect(await stillWaiting(walletLocked, 500)).toBe(false)
+				await walletLocked
+				await booster.query('commit')
+				await stopped
+				await stopper.query('commit')
+			} finally {
+				await Promise.all([booster.end(), stopper.end()])
+			}
+			for (const dare of dares) expect(await statusOf(db, dare.id)).toBe('expired')
+			expect(await balance(db, viewer)).toBe(1000)
+			expect(await ledgerProblems(db)).toEqual([])
+		})
+
 		test('concurrency: 8 connections boosting one dare while another accepts, starts and resolves it; every coin accounted for', async () => {
 			const db = await setUp()
 			const session = await liveSession(db, { min_boost: 50 })
