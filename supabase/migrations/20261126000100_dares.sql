@@ -622,6 +622,13 @@ security definer
 set search_path = ''
 as $$
 begin
+  -- Due votes locked first, waiting (not skipping) where the sweeper or a
+  -- last voter holds one: a vote being resolved elsewhere is then read
+  -- resolved, not as a running vote past its end.
+  perform 1 from public.dares d
+  where d.session_id = p_session_id and d.status = 'voting' and d.voting_ends_at <= now()
+  order by d.id
+  for update;
   perform app_private.resolve_due_dares(p_session_id, 100);
   return query
     select d.id, d.description, d.reward, d.status,

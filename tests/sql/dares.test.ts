@@ -528,6 +528,32 @@ describeEachDatabase('dares', (getDb, kind) => {
 			expect(await ledgerProblems(db)).toEqual([])
 		})
 
+		test('a page read while the sweeper is resolving the vote waits for it and shows the result, not a running vote past its end', async () => {
+			const db = await setUp()
+			const session = await liveSession(db)
+			const viewer = await participant(db, 1000)
+			const dare = await dareWithEndedVote(db, session, viewer)
+			const sweeper = await connect(db)
+			const reader = await connect(db)
+			try {
+				await sweeper.query('begin')
+				expect((await sweeper.query<{ n: number }>('select ledger.resolve_due_dares() as n')).rows).toEqual([{ n: 1 }])
+				await reader.query('begin')
+				await actAs(reader, viewer)
+				const read = reader.query<{ id: string; status: string; pot: string }>('select id, status, pot from public.session_dares($1)', [session.id])
+				read.catch(() => {})
+				expect(await stillWaiting(read)).toBe(true)
+				await sweeper.query('commit')
+				expect((await read).rows.map((r) => [r.id, r.status, Number(r.pot)])).toEqual([[dare.id, 'completed', 200]])
+				await reader.query('commit')
+			} finally {
+				await Promise.all([sweeper.end(), reader.end()])
+			}
+			const { rows } = await db.query(`select count(*)::int as n from ledger.transfers where kind = 'payout' and reference = $1`, [dare.id])
+			expect(rows).toEqual([{ n: 1 }])
+			expect(await ledgerProblems(db)).toEqual([])
+		})
+
 		test('stopping a session locks its dares before it refunds any, so a boost under way cannot deadlock with it', async () => {
 			const db = await setUp()
 			// More dares than PL/pgSQL fetches at once (10): a loop that locks as it goes would refund the first ten, then wait.
