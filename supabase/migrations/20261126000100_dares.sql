@@ -197,31 +197,35 @@ begin
 end;
 $$;
 
--- Every boost of the dare back to its booster (one transfer per booster), or
--- to the forfeit account for a booster whose account is gone.
-create function app_private.refund_dare(p_dare_id uuid)
+-- Every boost of the dares back to its booster (one transfer per booster and
+-- dare), or to the forfeit account for a booster whose account is gone. In
+-- booster order across all the dares: every refund locks the booster's
+-- wallet, and transactions that lock wallets in one order cannot deadlock on
+-- them (a session stopping and a vote failing at once).
+create function app_private.refund_dares(p_dare_ids uuid[])
 returns void
 language plpgsql
 security definer
 set search_path = ''
 as $$
 declare
-  pot bigint := ledger.pot_account(p_dare_id);
   owed record;
 begin
   for owed in
-    select b.booster_id, sum(b.amount)::bigint as amount
+    select b.dare_id, b.booster_id, sum(b.amount)::bigint as amount
     from public.boosts b
-    where b.dare_id = p_dare_id
-    group by b.booster_id
-    order by b.booster_id
+    where b.dare_id = any (p_dare_ids)
+    group by b.booster_id, b.dare_id
+    order by b.booster_id, b.dare_id
   loop
-    if exists (select 1 from public.wallets w where w.id = owed.booster_id) then
-      perform ledger.transfer(pot, ledger.wallet_account(owed.booster_id), owed.amount, 'refund',
-        p_dare_id::text, 'refund:' || p_dare_id::text || ':' || owed.booster_id::text);
+    -- Locked, so an account being deleted meanwhile is either still there
+    -- (its deletion waits) or gone (the coins go to the forfeit account).
+    if exists (select 1 from public.wallets w where w.id = owed.booster_id for update) then
+      perform ledger.transfer(ledger.pot_account(owed.dare_id), ledger.wallet_account(owed.booster_id), owed.amount,
+        'refund', owed.dare_id::text, 'refund:' || owed.dare_id::text || ':' || owed.booster_id::text);
     else
-      perform ledger.transfer(pot, ledger.system_account('forfeit'), owed.amount, 'forfeit',
-        p_dare_id::text, 'refund:' || p_dare_id::text || ':' || owed.booster_id::text);
+      perform ledger.transfer(ledger.pot_account(owed.dare_id), ledger.system_account('forfeit'), owed.amount,
+        'forfeit', owed.dare_id::text, 'refund:' || owed.dare_id::text || ':' || owed.booster_id::text);
     end if;
   end loop;
 end;
@@ -238,7 +242,7 @@ begin
   update public.dares set status = p_status, resolved_at = now()
   where id = p_dare_id and status in ('open', 'accepted');
   if found then
-    perform app_private.refund_dare(p_dare_id);
+    perform app_private.refund_dares(array[p_dare_id]);
   end if;
 end;
 $$;
@@ -283,7 +287,7 @@ begin
     update public.dares set status = 'completed', resolved_at = now() where id = p_dare_id;
     return 'completed';
   end if;
-  perform app_private.refund_dare(p_dare_id);
+  perform app_private.refund_dares(array[p_dare_id]);
   update public.dares set status = 'failed', resolved_at = now() where id = p_dare_id;
   return 'failed';
 end;
@@ -317,7 +321,10 @@ begin
 end;
 $$;
 
--- For the server's sweeper (its owner connection; no API role).
+-- For the server's sweeper (its owner connection; no API role). The sweeper
+-- resolves one dare a call (p_limit 1), each in its own transaction: the
+-- refunds of one dare lock wallets in booster order, those of several would
+-- not keep one order and could deadlock with a session stopping.
 create function ledger.resolve_due_dares(p_limit integer default 100)
 returns integer
 language sql
@@ -335,22 +342,23 @@ security definer
 set search_path = ''
 as $$
 declare
-  open_dare uuid;
+  expired uuid[];
 begin
   -- Every dare locked first, then the refunds: a boost locks its dare, then
   -- the booster's wallet, so locking dare after dare between refunds (which
-  -- lock wallets) could deadlock with a boost under way.
+  -- lock wallets) could deadlock with a boost under way. The refunds then go
+  -- out in booster order across the dares (refund_dares).
   perform 1 from public.dares d
   where d.session_id = p_session_id and d.status in ('open', 'accepted')
   order by d.id
   for update;
-  for open_dare in
-    select d.id from public.dares d
+  with closed as (
+    update public.dares d set status = 'expired', resolved_at = now()
     where d.session_id = p_session_id and d.status in ('open', 'accepted')
-    order by d.id
-  loop
-    perform app_private.close_dare(open_dare, 'expired');
-  end loop;
+    returning d.id
+  )
+  select coalesce(array_agg(closed.id), '{}') into expired from closed;
+  perform app_private.refund_dares(expired);
 end;
 $$;
 
@@ -714,33 +722,26 @@ language plpgsql
 set search_path = ''
 as $$
 declare
-  live uuid;
-  held uuid;
+  settled uuid[];
 begin
   -- The running dares of their sessions locked before any wallet (see
-  -- expire_open_dares).
+  -- expire_open_dares), then ended all at once and refunded in booster order.
   perform 1 from public.dares d
   join public.sessions s on s.id = d.session_id
   where s.creator_id = p_user_id and d.status in ('open', 'accepted', 'voting')
   order by d.id
   for update of d;
-  for live in
-    update public.sessions s set status = 'ended', ended_at = greatest(now(), s.created_at)
-    where s.creator_id = p_user_id and s.status = 'active'
-    returning s.id
-  loop
-    perform app_private.expire_open_dares(live);
-  end loop;
-  for held in
-    select d.id from public.dares d
-    join public.sessions s on s.id = d.session_id
-    where s.creator_id = p_user_id and d.status = 'voting'
-    order by d.id
-    for update of d
-  loop
-    update public.dares set status = 'failed', resolved_at = now() where id = held;
-    perform app_private.refund_dare(held);
-  end loop;
+  update public.sessions s set status = 'ended', ended_at = greatest(now(), s.created_at)
+  where s.creator_id = p_user_id and s.status = 'active';
+  with closed as (
+    update public.dares d
+    set status = case when d.status = 'voting' then 'failed' else 'expired' end, resolved_at = now()
+    from public.sessions s
+    where s.id = d.session_id and s.creator_id = p_user_id and d.status in ('open', 'accepted', 'voting')
+    returning d.id
+  )
+  select coalesce(array_agg(closed.id), '{}') into settled from closed;
+  perform app_private.refund_dares(settled);
 end;
 $$;
 
@@ -750,7 +751,7 @@ $$;
 
 revoke all on function app_private.assert_participant() from public, anon, authenticated, service_role;
 revoke all on function app_private.dare_for_creator(uuid) from public, anon, authenticated, service_role;
-revoke all on function app_private.refund_dare(uuid) from public, anon, authenticated, service_role;
+revoke all on function app_private.refund_dares(uuid[]) from public, anon, authenticated, service_role;
 revoke all on function app_private.close_dare(uuid, text) from public, anon, authenticated, service_role;
 revoke all on function app_private.resolve_dare(uuid) from public, anon, authenticated, service_role;
 revoke all on function app_private.resolve_due_dares(uuid, integer) from public, anon, authenticated, service_role;

@@ -357,7 +357,8 @@ describeEachDatabase('dares', (getDb, kind) => {
 			[`insert into public.boosts (dare_id, booster_id, amount, idempotency_key) values ($1, $2, 1000, 'k-attack-2')`, [dare.id, viewer]],
 			[`insert into public.votes (dare_id, voter_id, vote) values ($1, $2, true)`, [dare.id, viewer]],
 			['select app_private.resolve_dare($1)', [dare.id]],
-			['select app_private.refund_dare($1)', [dare.id]],
+			['select app_private.refund_dares(array[$1::uuid])', [dare.id]],
+			['select app_private.expire_open_dares($1)', [session.id]],
 			['select ledger.resolve_due_dares()', []],
 		] as const) {
 			expect((await rejectionOf(as(db, viewer, (tx) => tx.query(sql[0], [...sql[1]])))).code, sql[0]).toBe('42501')

@@ -18,8 +18,13 @@ export function startDareSweeper(db: Database, { intervalMs = SWEEP_INTERVAL_MS,
 		if (running || stopped) return
 		running = true
 		try {
-			// Up to 100 a tick; a larger backlog drains over the next ticks.
-			await db.query('select ledger.resolve_due_dares(100)')
+			// One dare a transaction (its refunds lock wallets in booster order;
+			// several dares in one transaction would not keep one order), up to
+			// 100 a tick; a larger backlog drains over the next ticks.
+			for (let i = 0; i < 100 && !stopped; i++) {
+				const { rows } = await db.query<{ n: number }>('select ledger.resolve_due_dares(1) as n')
+				if (!rows[0]?.n) break
+			}
 		} catch (error) {
 			log(`dare sweeper: ${error instanceof Error ? error.message : String(error)}`)
 		} finally {
