@@ -2,13 +2,27 @@
  * npm run chaos:money -- --ops N --connections C [--users U] [--pots P] [--max-seconds S] [--keep]
  *
  * Hammers the ledger on a Postgres server with random money operations from
- * C connections at once: purchases (test checkout, as the buyer), boosts
- * (wallet -> pot), refunds and payouts (pot -> wallet), replays of used
- * idempotency keys, and account deletions (forfeit). Then checks the books
- * with ledger.check() and counts negative balances. --max-seconds stops
- * issuing operations after S seconds (the report says how many ran). Both must be 0; the
- * script exits 1 otherwise, or on any error that is not an expected refusal
- * (error-insufficient-funds).
+ * C connections at once. Two kinds are mixed:
+ *
+ *  - the ledger's own moves: purchases (test checkout, as the buyer), raw
+ *    transfers wallet -> pot and pot -> wallet, replays of used idempotency
+ *    keys, and account deletions (forfeit);
+ *  - the dares' loop through its public functions, called as the API roles
+ *    call them (role authenticated, the user's JWT claims): create_dare (free
+ *    and paid), boost_dare, accept_dare, reject_dare, start_voting,
+ *    vote_for_dare, votes ended and resolved by the sweeper's call
+ *    (ledger.resolve_due_dares, also from two connections at once), sessions
+ *    stopped (expiry refunds) and creators and boosters deleted mid-dare.
+ *
+ * --dares-share is the part of operations that are dare operations (default
+ * 0.5). --max-seconds stops issuing operations after S seconds (the report
+ * says how many ran). At the end every live session is stopped and every
+ * vote resolved, and the run checks the books: ledger.check() has no row
+ * (drift 0), no balance is negative, every settled dare's pot is empty, the
+ * coins that left each dare (refunds, forfeits, payout, fee) equal its boosts,
+ * each booster got back exactly what they put into a refunded dare, and no
+ * dare was paid twice. The script exits 1 otherwise, or on any error that is
+ * not an expected refusal (an `error-...` of the rules).
  *
  * DATABASE_URL names the server (a role that may create databases): the run
  * gets a fresh database, migrated, dropped at the end unless --keep. Not part
@@ -28,6 +42,8 @@ const { values } = parseArgs({
 		pots: { type: 'string', default: '100' },
 		keep: { type: 'boolean', default: false },
 		'max-seconds': { type: 'string', default: '0' },
+		'dares-share': { type: 'string', default: '0.5' },
+		creators: { type: 'string', default: '20' },
 	},
 })
 const OPS = Number(values.ops)
@@ -35,6 +51,8 @@ const CONNECTIONS = Number(values.connections)
 const USERS = Number(values.users)
 const POTS = Number(values.pots)
 const MAX_SECONDS = Number(values['max-seconds'])
+const DARES_SHARE = Number(values['dares-share'])
+const CREATORS = Number(values.creators)
 
 const adminUrl = process.env.DATABASE_URL
 if (!adminUrl) {
@@ -42,7 +60,36 @@ if (!adminUrl) {
 	process.exit(2)
 }
 
-type Op = 'purchase' | 'boost' | 'refund' | 'replay' | 'delete'
+type LedgerOp = 'purchase' | 'boost' | 'refund' | 'replay' | 'delete'
+type DareOp =
+	| 'create_dare'
+	| 'boost_dare'
+	| 'accept_dare'
+	| 'reject_dare'
+	| 'start_voting'
+	| 'vote_for_dare'
+	| 'end_vote'
+	| 'stop_session'
+	| 'delete_creator'
+	| 'replay_dare_call'
+type Op = LedgerOp | DareOp
+
+/** The dares' world as the workers see it (JavaScript is single-threaded: no lock needed). */
+interface Creator {
+	id: string
+	session: string
+}
+interface Dare {
+	id: string
+	session: string
+	creator: string
+}
+const creators: Creator[] = []
+const dares: Dare[] = []
+/** Every dare ever created, for the final checks (a deleted creator's dares are gone from public.dares). */
+const allDares = new Set<string>()
+/** Calls of the dare functions that moved coins, with their keys, to send again. */
+const dareCalls: Array<{ user: string; sql: string; params: unknown[] }> = []
 
 interface Used {
 	sql: string
@@ -56,12 +103,34 @@ function pick<T>(items: readonly T[]): T {
 }
 
 function chooseOp(): Op {
+	if (Math.random() < DARES_SHARE) return chooseDareOp()
 	const r = Math.random()
 	if (r < 0.3) return 'purchase'
 	if (r < 0.65) return 'boost'
 	if (r < 0.88) return 'refund'
 	if (r < 0.998) return 'replay'
 	return 'delete'
+}
+
+function chooseDareOp(): DareOp {
+	const r = Math.random()
+	if (r < 0.2) return 'create_dare'
+	if (r < 0.55) return 'boost_dare'
+	if (r < 0.65) return 'accept_dare'
+	if (r < 0.69) return 'reject_dare'
+	if (r < 0.76) return 'start_voting'
+	if (r < 0.86) return 'vote_for_dare'
+	if (r < 0.93) return 'end_vote'
+	if (r < 0.97) return 'replay_dare_call'
+	if (r < 0.995) return 'stop_session'
+	return 'delete_creator'
+}
+
+/** Recent dares are the busy ones: operations aim at the last 200 (hot rows on purpose). */
+function pickDare(): Dare | undefined {
+	if (dares.length === 0) return undefined
+	const recent = Math.min(dares.length, 200)
+	return dares[dares.length - 1 - Math.floor(Math.random() * recent)]
 }
 
 async function main(): Promise<void> {
@@ -78,8 +147,13 @@ async function main(): Promise<void> {
 	let failed = false
 	try {
 		await migrate(db, { platform: 'local' })
+		// Taking part in dares needs the current terms accepted (newUser does).
+		await db.query(`insert into public.published_documents (kind, version) values ('terms_of_service', 'chaos') on conflict do nothing`)
 		for (let i = 0; i < USERS; i++) users.push(await newUser(db))
-		console.log(`chaos:money: ${OPS} operations, ${CONNECTIONS} connections, ${USERS} users, ${POTS} pots, database ${name}`)
+		for (let i = 0; i < CREATORS; i++) creators.push(await newCreator(db))
+		console.log(
+			`chaos:money: ${OPS} operations (${Math.round(DARES_SHARE * 100)} % dares), ${CONNECTIONS} connections, ${USERS} users, ${CREATORS} creators, ${POTS} raw pots, database ${name}`,
+		)
 
 		let next = 0
 		let done = 0
@@ -105,6 +179,24 @@ async function main(): Promise<void> {
 		await Promise.all(Array.from({ length: CONNECTIONS }, worker))
 		const seconds = (Date.now() - started) / 1000
 
+		// Settle everything: stop every live session (open and accepted dares
+		// expire and are refunded) and end and resolve every vote.
+		const settler = new pg.Client({ connectionString: url.toString() })
+		await settler.connect()
+		try {
+			for (const c of creators) {
+				await asUserOn(settler, c.id, 'select 1 from public.stop_active_session()', []).catch((error: unknown) => {
+					const message = error instanceof Error ? error.message : String(error)
+					if (message !== 'error-no-active-session') count(`unexpected settle stop: ${message}`)
+				})
+			}
+			await settler.query(`update public.dares set voting_ends_at = now() - interval '1 second' where status = 'voting'`)
+			while ((await settler.query<{ n: number }>('select ledger.resolve_due_dares(1000) as n')).rows[0]!.n > 0);
+		} finally {
+			await settler.end()
+		}
+		const dareProblems = await checkDares(db)
+
 		const problems = await db.query('select * from ledger.check()')
 		const negatives = await db.query<{ n: number }>(
 			`select ((select count(*) from public.wallets where balance < 0)
@@ -122,9 +214,12 @@ async function main(): Promise<void> {
 		console.log(`outcomes: ${JSON.stringify(counts)}`)
 		console.log(`drift: ${drift}`)
 		console.log(`negative balances: ${negative}`)
+		console.log(`dares: ${dareProblems.summary}`)
+		console.log(`dare problems: ${dareProblems.problems.length}`)
 		for (const row of problems.rows) console.log(`  DRIFT ${JSON.stringify(row)}`)
+		for (const line of dareProblems.problems.slice(0, 20)) console.log(`  DARE ${line}`)
 		const unexpected = Object.entries(counts).filter(([k]) => k.startsWith('unexpected'))
-		failed = drift !== 0 || negative !== 0 || unexpected.length > 0
+		failed = drift !== 0 || negative !== 0 || unexpected.length > 0 || dareProblems.problems.length > 0
 	} finally {
 		await db.close()
 		if (!values.keep) await admin.query(`drop database if exists ${name} with (force)`)
@@ -133,16 +228,105 @@ async function main(): Promise<void> {
 	process.exitCode = failed ? 1 : 0
 }
 
-async function newUser(db: { query: (sql: string, params?: unknown[]) => Promise<{ rows: unknown[] }> }): Promise<string> {
+type Db = { query: (sql: string, params?: unknown[]) => Promise<{ rows: unknown[] }> }
+
+/** The SQL that creates a user who may take part (username, current terms); its wallet comes from the trigger. */
+function newUserSql(id: string): string {
+	return `insert into auth.users (id, aud, role, email) values ('${id}', 'authenticated', 'authenticated', '${id}@chaos.local');
+		insert into public.profiles (id, username) values ('${id}', 'u${id.replaceAll('-', '').slice(0, 29)}');
+		insert into public.consents (user_id, kind, version) values ('${id}', 'terms_of_service', 'chaos');`
+}
+
+async function newUser(db: Db): Promise<string> {
 	const id = randomUUID()
-	await db.query(`insert into auth.users (id, aud, role, email) values ($1, 'authenticated', 'authenticated', $2)`, [
-		id,
-		`${id}@chaos.local`,
-	])
+	for (const statement of newUserSql(id).split(';').filter((s) => s.trim())) await db.query(statement)
 	return id
 }
 
+/** A creator with a live session (written as the operator would: the session rules are not what this run tests). */
+async function newCreator(db: Db): Promise<Creator> {
+	const id = await newUser(db)
+	return { id, session: await newSession(db, id) }
+}
+
+async function newSession(db: Db, creator: string): Promise<string> {
+	// Some sessions allow few dares per user, so the limits are met too.
+	const few = Math.random() < 0.3
+	const { rows } = await db.query(
+		`insert into public.sessions (creator_id, title, platform, channel, min_boost, max_dares_per_user, max_free_dares_per_user, voting_duration)
+		 values ($1, 'Chaos', 'twitch', $2, $3, $4, $5, 30) returning id`,
+		[creator, `c_${creator.slice(0, 8)}_${randomUUID().slice(0, 8)}`, few ? 50 : 100, few ? 3 : 100, few ? 1 : 5],
+	)
+	return (rows[0] as { id: string }).id
+}
+
+/** One statement as the user, the way the Data API runs it: its own transaction, role authenticated, the user's claims. */
+async function asUserOn<T extends pg.QueryResultRow>(client: pg.Client, user: string, sql: string, params: unknown[]): Promise<pg.QueryResult<T>> {
+	await client.query('begin')
+	try {
+		await client.query(`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', $1, true)`, [
+			JSON.stringify({ sub: user, role: 'authenticated' }),
+		])
+		const result = await client.query<T>(sql, params)
+		await client.query('commit')
+		return result
+	} catch (error) {
+		await client.query('rollback').catch(() => {})
+		throw error
+	}
+}
+
+/**
+ * The dares' books after everything was settled, one line per problem:
+ * every dare this run created is settled (or gone with its creator) and its
+ * pot is empty; for each dare still listed, what left the pot equals what its
+ * boosts put in, a refunded dare gave each booster back exactly their boosts
+ * (or sent them to the forfeit account), and a completed one paid once.
+ */
+async function checkDares(db: Db): Promise<{ summary: string; problems: string[] }> {
+	const ids = [...allDares]
+	const { rows } = (await db.query(
+		`with d as (select unnest($1::uuid[]) as id)
+		 select d.id, x.status,
+		   coalesce(a.balance, 0) as pot,
+		   (select coalesce(sum(b.amount), 0) from public.boosts b where b.dare_id = d.id) as boosted,
+		   (select coalesce(sum(t.amount), 0) from ledger.transfers t where t.to_account = a.id) as pot_in,
+		   (select coalesce(sum(t.amount), 0) from ledger.transfers t where t.from_account = a.id) as pot_out,
+		   (select count(*) from ledger.transfers t where t.from_account = a.id and t.kind = 'payout') as payouts,
+		   (select count(*) from (
+		      select b.booster_id, sum(b.amount) as owed from public.boosts b where b.dare_id = d.id group by b.booster_id
+		    ) o
+		    where o.owed <> coalesce((
+		      select sum(t.amount) from ledger.transfers t
+		      where t.from_account = a.id and t.kind in ('refund', 'forfeit')
+		        and t.idempotency_key = 'refund:' || d.id::text || ':' || o.booster_id::text), 0)
+		   ) as wrong_refunds
+		 from d
+		 left join public.dares x on x.id = d.id
+		 left join ledger.accounts a on a.kind = 'pot' and a.dare_id = d.id`,
+		[ids],
+	)) as { rows: Array<{ id: string; status: string | null; pot: number; boosted: string; pot_in: string; pot_out: string; payouts: string; wrong_refunds: string }> }
+	const problems: string[] = []
+	const byStatus: Record<string, number> = {}
+	for (const r of rows) {
+		const status = r.status ?? 'deleted with its creator'
+		byStatus[status] = (byStatus[status] ?? 0) + 1
+		if (Number(r.pot) !== 0) problems.push(`${r.id} (${status}): pot ${r.pot} after settling`)
+		if (r.status === null) continue
+		if (!['completed', 'failed', 'rejected', 'expired'].includes(r.status)) problems.push(`${r.id}: still ${r.status} after settling`)
+		if (Number(r.pot_in) !== Number(r.boosted)) problems.push(`${r.id}: pot received ${r.pot_in}, boosts say ${r.boosted}`)
+		if (Number(r.pot_out) !== Number(r.boosted)) problems.push(`${r.id} (${r.status}): ${r.pot_out} left the pot, boosts say ${r.boosted}`)
+		if (r.status === 'completed' && Number(r.boosted) > 0 && Number(r.payouts) > 1) problems.push(`${r.id}: paid ${r.payouts} times`)
+		if (r.status !== 'completed' && Number(r.payouts) > 0) problems.push(`${r.id} (${r.status}): paid out`)
+		if (r.status !== 'completed' && Number(r.wrong_refunds) > 0) problems.push(`${r.id} (${r.status}): ${r.wrong_refunds} boosters not refunded exactly`)
+	}
+	return { summary: JSON.stringify(byStatus), problems }
+}
+
 async function runOp(client: pg.Client, op: Op, users: string[], pots: string[], used: Used[]): Promise<void> {
+	if (op !== 'purchase' && op !== 'boost' && op !== 'refund' && op !== 'replay' && op !== 'delete') {
+		return runDareOp(client, op, users)
+	}
 	const key = randomUUID()
 	let sql: string
 	switch (op) {
@@ -180,7 +364,7 @@ async function runOp(client: pg.Client, op: Op, users: string[], pots: string[],
 			users[index] = replacement
 			sql = `begin;
 				delete from auth.users where id = '${victim}';
-				insert into auth.users (id, aud, role, email) values ('${replacement}', 'authenticated', 'authenticated', '${replacement}@chaos.local');
+				${newUserSql(replacement)}
 				commit;`
 			break
 		}
@@ -200,6 +384,130 @@ async function runOp(client: pg.Client, op: Op, users: string[], pots: string[],
 		else {
 			count(`unexpected ${op}: ${message}`)
 			if ((counts[`unexpected ${op}: ${message}`] ?? 0) <= 3) console.error(`unexpected ${op}: ${message}\n${sql}`)
+		}
+	}
+}
+
+/** The refusals the rules give; anything else (a deadlock, a raw constraint error, a crash) is unexpected. */
+function refusal(message: string): boolean {
+	return /^error-[a-z0-9-]+$/.test(message) && message !== 'error-ledger-unbalanced' && message !== 'error-idempotency-key-reused'
+}
+
+async function runDareOp(client: pg.Client, op: DareOp, users: string[]): Promise<void> {
+	let user: string
+	let sql: string
+	let params: unknown[]
+	let moves = false
+	const dare = pickDare()
+	switch (op) {
+		case 'create_dare': {
+			const creator = pick(creators)
+			user = pick(users)
+			const r = Math.random()
+			const reward = r < 0.25 ? 0 : r < 0.5 ? 100 : 10 * (10 + Math.floor(Math.random() * 40))
+			sql = 'select id from public.create_dare($1, $2, $3, $4)'
+			params = [`Chaos dare ${randomUUID().slice(0, 8)}`, creator.session, reward, randomUUID()]
+			moves = true
+			break
+		}
+		case 'boost_dare':
+			if (!dare) return runDareOp(client, 'create_dare', users)
+			user = pick(users)
+			sql = 'select 1 from public.boost_dare($1, $2, $3)'
+			params = [dare.id, 10 * (1 + Math.floor(Math.random() * 30)), randomUUID()]
+			moves = true
+			break
+		case 'accept_dare':
+		case 'reject_dare':
+		case 'start_voting':
+			if (!dare) return runDareOp(client, 'create_dare', users)
+			// Now and then someone who is not the creator tries.
+			user = Math.random() < 0.05 ? pick(users) : dare.creator
+			sql = `select 1 from public.${op}($1)`
+			params = [dare.id]
+			break
+		case 'vote_for_dare':
+			if (!dare) return runDareOp(client, 'create_dare', users)
+			user = pick(users)
+			sql = 'select 1 from public.vote_for_dare($1, $2)'
+			params = [dare.id, Math.random() < 0.5]
+			break
+		case 'end_vote': {
+			// The deadline passes (a row's value), and the sweeper's call runs,
+			// sometimes twice at once as two server instances would.
+			try {
+				await client.query(
+					`update public.dares set voting_ends_at = now() - interval '1 millisecond'
+					 where id = (select id from public.dares where status = 'voting' order by random() limit 1)`,
+				)
+				while ((await client.query<{ n: number }>('select ledger.resolve_due_dares(1) as n')).rows[0]!.n > 0);
+				count(op)
+			} catch (error) {
+				count(`unexpected ${op}: ${error instanceof Error ? error.message : String(error)}`)
+			}
+			return
+		}
+		case 'stop_session': {
+			const creator = pick(creators)
+			try {
+				await asUserOn(client, creator.id, 'select 1 from public.stop_active_session()', [])
+				count(op)
+				// Live again, unless another worker deleted this creator meanwhile.
+				if (creators.includes(creator)) {
+					creator.session = await newSession(client as unknown as Db, creator.id).catch(() => creator.session)
+				}
+			} catch (error) {
+				const message = error instanceof Error ? error.message : String(error)
+				count(refusal(message) ? `${op}: ${message}` : `unexpected ${op}: ${message}`)
+			}
+			return
+		}
+		case 'delete_creator': {
+			// A creator deletes their account mid-session: open and accepted dares
+			// expire, a running vote is refunded, the dares go with the session.
+			const index = Math.floor(Math.random() * creators.length)
+			const victim = creators[index]!
+			const replacement = randomUUID()
+			try {
+				await client.query(`begin;
+					delete from auth.users where id = '${victim.id}';
+					${newUserSql(replacement)}
+					commit;`)
+				creators[index] = { id: replacement, session: await newSession(client as unknown as Db, replacement) }
+				for (let i = dares.length - 1; i >= 0; i--) if (dares[i]!.creator === victim.id) dares.splice(i, 1)
+				count(op)
+			} catch (error) {
+				await client.query('rollback').catch(() => {})
+				count(`unexpected ${op}: ${error instanceof Error ? error.message : String(error)}`)
+			}
+			return
+		}
+		case 'replay_dare_call': {
+			const earlier = dareCalls.length > 0 ? pick(dareCalls) : null
+			if (!earlier) return runDareOp(client, 'boost_dare', users)
+			;({ user, sql, params } = earlier)
+			break
+		}
+	}
+	try {
+		const result = await asUserOn<{ id?: string }>(client, user, sql, params)
+		count(op)
+		if (op === 'create_dare') {
+			const id = result.rows[0]!.id!
+			const creator = creators.find((c) => c.session === params[1])
+			if (creator && !allDares.has(id)) dares.push({ id, session: creator.session, creator: creator.id })
+			allDares.add(id)
+		}
+		if (moves) {
+			if (dareCalls.length < 5000) dareCalls.push({ user, sql, params })
+			else if (Math.random() < 0.05) dareCalls[Math.floor(Math.random() * dareCalls.length)] = { user, sql, params }
+		}
+	} catch (error) {
+		const message = error instanceof Error ? error.message : String(error)
+		if (refusal(message)) count(`${op}: ${message}`)
+		else {
+			count(`unexpected ${op}: ${message}`)
+			if ((counts[`unexpected ${op}: ${message}`] ?? 0) <= 3) console.error(`unexpected ${op}: ${message}\n${sql} ${JSON.stringify(params)}`)
 		}
 	}
 }
