@@ -184,7 +184,9 @@ async function main(): Promise<void> {
 		const settler = new pg.Client({ connectionString: url.toString() })
 		await settler.connect()
 		try {
-			for (const c of creators) {
+			// Every live session, whoever the workers last thought was live.
+			const live = await settler.query<{ creator_id: string }>(`select creator_id from public.sessions where status = 'active'`)
+			for (const c of live.rows.map((r) => ({ id: r.creator_id }))) {
 				await asUserOn(settler, c.id, 'select 1 from public.stop_active_session()', []).catch((error: unknown) => {
 					const message = error instanceof Error ? error.message : String(error)
 					if (message !== 'error-no-active-session') count(`unexpected settle stop: ${message}`)

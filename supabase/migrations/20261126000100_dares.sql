@@ -724,11 +724,13 @@ as $$
 declare
   settled uuid[];
 begin
-  -- The running dares of their sessions locked before any wallet (see
-  -- expire_open_dares), then ended all at once and refunded in booster order.
+  -- The running dares of their sessions, and those they wrote (the cascade
+  -- sets their author to null), locked in one order before any wallet (see
+  -- expire_open_dares; the forfeit of their wallet comes after this), then
+  -- their sessions' ones ended all at once and refunded in booster order.
   perform 1 from public.dares d
   join public.sessions s on s.id = d.session_id
-  where s.creator_id = p_user_id and d.status in ('open', 'accepted', 'voting')
+  where (s.creator_id = p_user_id or d.author_id = p_user_id) and d.status in ('open', 'accepted', 'voting')
   order by d.id
   for update of d;
   update public.sessions s set status = 'ended', ended_at = greatest(now(), s.created_at)
