@@ -214,5 +214,5 @@ async function seedDare(tx: Queryable, dare: DemoDare): Promise<void> {
 			pot,
 		])
 	}
-	if (dare.status === 'failed' || dare.status === 'rejected') await tx.query('select app_private.refund_dare($1)', [dare.id])
+	if (dare.status === 'failed' || dare.status === 'rejected') await tx.query('select app_private.refund_dares(array[$1::uuid])', [dare.id])
 }
