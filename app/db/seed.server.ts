@@ -169,50 +169,38 @@ export async function seedDemoData(db: Database): Promise<void> {
 		}
 
 		// Dares only on sessions this call created: a session someone used keeps what they did.
-		for (const dare of DEMO_DARES.filter((d) => newSessions.has(d.session))) await seedDare(tx, dare)
+		// Settled ones first: each finished vote runs (and ends) before the session's running one starts.
+		const settled = (d: DemoDare) => (['completed', 'failed', 'rejected'].includes(d.status) ? 0 : 1)
+		const dares = DEMO_DARES.filter((d) => newSessions.has(d.session)).sort((a, b) => settled(a) - settled(b))
+		for (const dare of dares) await seedDare(tx, dare)
 	})
 }
 
-/** One demo dare with its boosts, votes and settlement, its coins moved through the ledger like real ones. */
+/**
+ * One demo dare, played the way a real one is: written as running, boosted
+ * (app_private.record_boost), voted on, then settled by the functions the
+ * product uses: a finished vote by app_private.resolve_dare (its deadline is
+ * set in the past), a rejection by app_private.close_dare.
+ */
 async function seedDare(tx: Queryable, dare: DemoDare): Promise<void> {
 	const session = DEMO_SESSIONS[dare.session]
 	const reward = dare.boosts[0]?.[0] === dare.author ? dare.boosts[0][1] : 0
-	const resolved = ['completed', 'failed', 'rejected'].includes(dare.status)
+	const voted = dare.status === 'completed' || dare.status === 'failed'
+	const written = voted ? 'voting' : dare.status === 'rejected' ? 'open' : dare.status
 	await tx.query(
-		`insert into public.dares (id, session_id, author_id, description, reward, status, idempotency_key, accepted_at, voting_ends_at, resolved_at)
+		`insert into public.dares (id, session_id, author_id, description, reward, status, idempotency_key, accepted_at, voting_ends_at)
 		values ($1::uuid, $2, $3, $4, $5, $6::text, 'demo:' || $1::text,
-			case when $6::text <> 'open' and $6::text <> 'rejected' then now() end,
-			case when $6::text = 'voting' then now() + make_interval(secs => $7::integer)
-			     when $6::text in ('completed', 'failed') then now() - interval '5 minutes' end,
-			case when $8::boolean then now() end)
+			case when $6::text in ('accepted', 'voting') then now() end,
+			case when $6::text = 'voting' then now() + make_interval(secs => $7::integer) end)
 		on conflict do nothing`,
-		[dare.id, session.id, DEMO_USERS[dare.author].id, dare.description, reward, dare.status, DEMO_VOTE_SECONDS, resolved],
+		[dare.id, session.id, DEMO_USERS[dare.author].id, dare.description, reward, written, voted ? -300 : DEMO_VOTE_SECONDS],
 	)
 	for (const [index, [who, amount]] of dare.boosts.entries()) {
-		const key = `demo-boost:${dare.id}:${index}`
-		await tx.query(`select * from ledger.transfer(ledger.wallet_account($1), ledger.pot_account($2::uuid), $3, 'boost', $2::text, $4)`, [
-			DEMO_USERS[who].id,
-			dare.id,
-			amount,
-			key,
-		])
-		await tx.query('insert into public.boosts (dare_id, booster_id, amount, idempotency_key) values ($1, $2, $3, $4) on conflict do nothing', [
-			dare.id,
-			DEMO_USERS[who].id,
-			amount,
-			key,
-		])
+		await tx.query('select app_private.record_boost($1, $2, $3, $4)', [dare.id, DEMO_USERS[who].id, amount, `demo-boost:${dare.id}:${index}`])
 	}
 	for (const [who, vote] of dare.votes ?? []) {
 		await tx.query('insert into public.votes (dare_id, voter_id, vote) values ($1, $2, $3) on conflict do nothing', [dare.id, DEMO_USERS[who].id, vote])
 	}
-	const pot = dare.boosts.reduce((sum, [, amount]) => sum + amount, 0)
-	if (dare.status === 'completed' && pot > 0) {
-		await tx.query(`select * from ledger.transfer(ledger.pot_account($1::uuid), ledger.wallet_account($2), $3, 'payout', $1::text, 'payout:' || $1::text)`, [
-			dare.id,
-			DEMO_USERS[session.creator].id,
-			pot,
-		])
-	}
-	if (dare.status === 'failed' || dare.status === 'rejected') await tx.query('select app_private.refund_dares(array[$1::uuid])', [dare.id])
+	if (voted) await tx.query('select app_private.resolve_dare($1)', [dare.id])
+	if (dare.status === 'rejected') await tx.query(`select app_private.close_dare($1, 'rejected')`, [dare.id])
 }

@@ -332,9 +332,24 @@ $$;
 revoke all on function public.create_session(text, integer, integer, integer, text, text, integer) from public, anon, authenticated;
 grant execute on function public.create_session(text, integer, integer, integer, text, text, integer) to authenticated;
 
+-- What else a stopped session settles, in the stop's transaction. Nothing
+-- yet: the dares migration replaces it (create or replace) to expire and
+-- refund the session's open and accepted dares.
+create function app_private.settle_stopped_session(p_session_id uuid)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  perform p_session_id;
+end;
+$$;
+
+revoke all on function app_private.settle_stopped_session(uuid) from public, anon, authenticated, service_role;
+
 -- The caller stops their live session (status ended, ended_at now) and gets
--- it back. The Dares issue expires and refunds the session's open and
--- accepted dares here, in the same transaction.
+-- it back, with what it held settled (app_private.settle_stopped_session).
 create function public.stop_active_session()
 returns public.sessions
 language plpgsql
@@ -360,6 +375,7 @@ begin
     end if;
     raise exception using message = 'error-no-active-session', errcode = 'P0001';
   end if;
+  perform app_private.settle_stopped_session(stopped.id);
   return stopped;
 end;
 $$;

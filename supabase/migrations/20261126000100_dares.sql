@@ -231,6 +231,22 @@ begin
 end;
 $$;
 
+-- One boost: the coins from the booster's wallet into the dare's pot (the
+-- key names the transfer) and its row, which refunds are made from.
+create function app_private.record_boost(p_dare_id uuid, p_booster uuid, p_amount integer, p_key text)
+returns void
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  perform ledger.transfer(ledger.wallet_account(p_booster), ledger.pot_account(p_dare_id), p_amount, 'boost',
+    p_dare_id::text, p_key);
+  insert into public.boosts (dare_id, booster_id, amount, idempotency_key)
+  values (p_dare_id, p_booster, p_amount, p_key);
+end;
+$$;
+
 -- Ends an open or accepted dare as rejected or expired, refunding it.
 create function app_private.close_dare(p_dare_id uuid, p_status text)
 returns void
@@ -333,9 +349,10 @@ as $$
   select app_private.resolve_due_dares(null, p_limit);
 $$;
 
--- Expires and refunds a session's open and accepted dares (the session is
--- stopping); dares in voting finish their vote.
-create function app_private.expire_open_dares(p_session_id uuid)
+-- A stopping session (stop_active_session, a creator's deletion) expires and
+-- refunds its open and accepted dares; dares in voting finish their vote.
+-- Replaces the sessions migration's empty hook.
+create or replace function app_private.settle_stopped_session(p_session_id uuid)
 returns void
 language plpgsql
 security definer
@@ -442,10 +459,7 @@ begin
   returning * into dare;
 
   if p_reward > 0 then
-    perform ledger.transfer(ledger.wallet_account(caller), ledger.pot_account(dare.id), p_reward, 'boost',
-      dare.id::text, 'boost:' || p_idempotency_key);
-    insert into public.boosts (dare_id, booster_id, amount, idempotency_key)
-    values (dare.id, caller, p_reward, 'boost:' || p_idempotency_key);
+    perform app_private.record_boost(dare.id, caller, p_reward, 'boost:' || p_idempotency_key);
   end if;
   return dare;
 end;
@@ -496,10 +510,7 @@ begin
     raise exception using message = 'error-dare-not-boostable', errcode = 'P0001';
   end if;
 
-  perform ledger.transfer(ledger.wallet_account(caller), ledger.pot_account(dare.id), p_amount, 'boost',
-    dare.id::text, 'boost:' || p_idempotency_key);
-  insert into public.boosts (dare_id, booster_id, amount, idempotency_key)
-  values (dare.id, caller, p_amount, 'boost:' || p_idempotency_key);
+  perform app_private.record_boost(dare.id, caller, p_amount, 'boost:' || p_idempotency_key);
   return dare;
 end;
 $$;
@@ -680,36 +691,6 @@ $$;
 -- Stopping a session and deleting an account settle the dares
 -- ---------------------------------------------------------------------------
 
-create or replace function public.stop_active_session()
-returns public.sessions
-language plpgsql
-volatile
-security definer
-set search_path = ''
-as $$
-declare
-  caller uuid := (select auth.uid());
-  stopped public.sessions;
-begin
-  if caller is null then
-    raise exception using message = 'error-not-authenticated', errcode = 'P0001';
-  end if;
-  perform app_private.assert_assurance();
-
-  update public.sessions s set status = 'ended', ended_at = greatest(now(), s.created_at)
-  where s.creator_id = caller and s.status = 'active'
-  returning * into stopped;
-  if not found then
-    if not exists (select 1 from public.creator_profiles p where p.id = caller) then
-      raise exception using message = 'error-not-a-creator', errcode = 'P0001';
-    end if;
-    raise exception using message = 'error-no-active-session', errcode = 'P0001';
-  end if;
-  perform app_private.expire_open_dares(stopped.id);
-  return stopped;
-end;
-$$;
-
 -- Before a user's auth.users row goes: their live session stops (open and
 -- accepted dares expire and are refunded) and every dare of their sessions
 -- that still holds coins (a vote under way) is refunded, since the cascade
@@ -726,7 +707,7 @@ declare
 begin
   -- The running dares of their sessions, and those they wrote (the cascade
   -- sets their author to null), locked in one order before any wallet (see
-  -- expire_open_dares; the forfeit of their wallet comes after this), then
+  -- settle_stopped_session; the forfeit of their wallet comes after this), then
   -- their sessions' ones ended all at once and refunded in booster order.
   perform 1 from public.dares d
   join public.sessions s on s.id = d.session_id
@@ -754,10 +735,10 @@ $$;
 revoke all on function app_private.assert_participant() from public, anon, authenticated, service_role;
 revoke all on function app_private.dare_for_creator(uuid) from public, anon, authenticated, service_role;
 revoke all on function app_private.refund_dares(uuid[]) from public, anon, authenticated, service_role;
+revoke all on function app_private.record_boost(uuid, uuid, integer, text) from public, anon, authenticated, service_role;
 revoke all on function app_private.close_dare(uuid, text) from public, anon, authenticated, service_role;
 revoke all on function app_private.resolve_dare(uuid) from public, anon, authenticated, service_role;
 revoke all on function app_private.resolve_due_dares(uuid, integer) from public, anon, authenticated, service_role;
-revoke all on function app_private.expire_open_dares(uuid) from public, anon, authenticated, service_role;
 revoke all on function app_private.stop_sessions_of_deleted_user(uuid) from public, anon, authenticated, service_role;
 revoke all on table ledger.settings from public, anon, authenticated, service_role;
 revoke all on function ledger.set_platform_fee(integer) from public, anon, authenticated, service_role;

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto'
-import pg from 'pg'
+import type pg from 'pg'
 import { expect, test } from 'vitest'
 import { asUser, type JwtClaims } from '#app/db/as-user.server'
 import type { Database, Queryable } from '#app/db/database.server'
 import { toAppError } from '#app/db/database.server'
 import { publishDocumentVersions } from '#app/db/published-documents.server'
 import { startDareSweeper } from '#app/modules/dares/sweeper.server'
-import { claimsFor, createAuthUser, describeEachDatabase, rejectionOf } from '#tests/support/databases'
+import { claimsFor, createAuthUser, describeEachDatabase, openConnection, rejectionOf } from '#tests/support/databases'
 import { fundWallet, ledgerProblems } from '#tests/support/wallet'
 
 /**
@@ -358,7 +358,8 @@ describeEachDatabase('dares', (getDb, kind) => {
 			[`insert into public.votes (dare_id, voter_id, vote) values ($1, $2, true)`, [dare.id, viewer]],
 			['select app_private.resolve_dare($1)', [dare.id]],
 			['select app_private.refund_dares(array[$1::uuid])', [dare.id]],
-			['select app_private.expire_open_dares($1)', [session.id]],
+			['select app_private.settle_stopped_session($1)', [session.id]],
+			['select app_private.record_boost($1, $2, 1000, $3)', [dare.id, viewer, 'k-attack-3']],
 			['select ledger.resolve_due_dares()', []],
 		] as const) {
 			expect((await rejectionOf(as(db, viewer, (tx) => tx.query(sql[0], [...sql[1]])))).code, sql[0]).toBe('42501')
@@ -437,15 +438,6 @@ describeEachDatabase('dares', (getDb, kind) => {
 	})
 
 	if (kind === 'postgres') {
-		/** A connection of its own to the test's database, for transactions held open across steps. */
-		const connect = async (db: Database) => {
-			const { rows } = await db.query<{ db: string }>('select current_database() as db')
-			const url = new URL(process.env.TEST_DATABASE_URL!)
-			url.pathname = `/${rows[0]!.db}`
-			const client = new pg.Client({ connectionString: url.toString() })
-			await client.connect()
-			return client
-		}
 		const actAs = (client: pg.Client, userId: string) =>
 			client.query(`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', $1, true)`, [JSON.stringify(claimsFor(userId))])
 		/** Whether a promise is still pending after `ms` (it is waiting on a lock). */
@@ -456,8 +448,8 @@ describeEachDatabase('dares', (getDb, kind) => {
 			const db = await setUp()
 			const session = await liveSession(db)
 			const viewer = await participant(db, 1000)
-			const stopper = await connect(db)
-			const writer = await connect(db)
+			const stopper = await openConnection(db)
+			const writer = await openConnection(db)
 			try {
 				// The stop goes first and has not committed: the dare waits for it, then finds the session ended.
 				await stopper.query('begin')
@@ -483,8 +475,8 @@ describeEachDatabase('dares', (getDb, kind) => {
 			const db = await setUp()
 			const session = await liveSession(db)
 			const viewer = await participant(db, 1000)
-			const stopper = await connect(db)
-			const writer = await connect(db)
+			const stopper = await openConnection(db)
+			const writer = await openConnection(db)
 			try {
 				await writer.query('begin')
 				await actAs(writer, viewer)
@@ -510,8 +502,8 @@ describeEachDatabase('dares', (getDb, kind) => {
 			const db = await setUp()
 			const session = await liveSession(db)
 			const viewer = await participant(db, 1000)
-			const writer = await connect(db)
-			const deleter = await connect(db)
+			const writer = await openConnection(db)
+			const deleter = await openConnection(db)
 			try {
 				await writer.query('begin')
 				await actAs(writer, viewer)
@@ -534,8 +526,8 @@ describeEachDatabase('dares', (getDb, kind) => {
 			const session = await liveSession(db)
 			const viewer = await participant(db, 1000)
 			const dare = await dareWithEndedVote(db, session, viewer)
-			const sweeper = await connect(db)
-			const reader = await connect(db)
+			const sweeper = await openConnection(db)
+			const reader = await openConnection(db)
 			try {
 				await sweeper.query('begin')
 				expect((await sweeper.query<{ n: number }>('select ledger.resolve_due_dares() as n')).rows).toEqual([{ n: 1 }])
@@ -564,8 +556,8 @@ describeEachDatabase('dares', (getDb, kind) => {
 			for (let i = 0; i < 12; i++) dares.push(await createDare(db, viewer, session.id, 50))
 			dares.sort((a, b) => (a.id < b.id ? -1 : 1))
 			const last = dares[11]!
-			const booster = await connect(db)
-			const stopper = await connect(db)
+			const booster = await openConnection(db)
+			const stopper = await openConnection(db)
 			try {
 				// A boost of the last dare has its row and is about to lock the viewer's wallet.
 				await booster.query('begin')
@@ -597,14 +589,7 @@ describeEachDatabase('dares', (getDb, kind) => {
 			const author = await participant(db, 1000)
 			const dare = await createDare(db, author, session.id, 100)
 			const boosters = await Promise.all(Array.from({ length: 8 }, () => participant(db, 1000)))
-			const { rows } = await db.query<{ db: string }>('select current_database() as db')
-			const url = new URL(process.env.TEST_DATABASE_URL!)
-			url.pathname = `/${rows[0]!.db}`
-			const clients = await Promise.all(boosters.map(async () => {
-				const client = new pg.Client({ connectionString: url.toString() })
-				await client.connect()
-				return client
-			}))
+			const clients = await Promise.all(boosters.map(() => openConnection(db)))
 			try {
 				const attempts = boosters.map(async (booster, i) => {
 					const client = clients[i]!
@@ -612,7 +597,7 @@ describeEachDatabase('dares', (getDb, kind) => {
 					for (let n = 0; n < 20; n++) {
 						try {
 							await client.query('begin')
-							await client.query(`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', $1, true)`, [JSON.stringify(claimsFor(booster))])
+							await actAs(client, booster)
 							await client.query('select public.boost_dare($1, $2, $3)', [dare.id, 10 * (1 + Math.floor(Math.random() * 5)), key()])
 							await client.query('commit')
 							ok++

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto'
-import pg from 'pg'
 import { expect, test } from 'vitest'
 import { asUser } from '#app/db/as-user.server'
 import type { Database, Queryable } from '#app/db/database.server'
 import { seedDemoData } from '#app/db/seed.server'
 import { asCaller } from '#app/modules/wallet/as-caller.server'
-import { claimsFor, createAuthUser, describeEachDatabase, rejectionOf } from '#tests/support/databases'
+import { claimsFor, createAuthUser, describeEachDatabase, openConnection, rejectionOf } from '#tests/support/databases'
 import { fundWallet, ledgerProblems } from '#tests/support/wallet'
 
 const PERMISSION_DENIED = '42501'
@@ -343,16 +342,7 @@ describeEachDatabase('wallet ledger', (getDb, kind) => {
 			const a = await createAuthUser(db)
 			const b = await createAuthUser(db)
 			await fundWallet(db, a, 1000)
-			const { rows } = await db.query<{ db: string }>('select current_database() as db')
-			const url = new URL(process.env.TEST_DATABASE_URL!)
-			url.pathname = `/${rows[0]!.db}`
-			const clients = await Promise.all(
-				Array.from({ length: 5 }, async () => {
-					const client = new pg.Client({ connectionString: url.toString() })
-					await client.connect()
-					return client
-				}),
-			)
+			const clients = await Promise.all(Array.from({ length: 5 }, () => openConnection(db)))
 			try {
 				const key = `dup-${randomUUID()}`
 				// Each connection opens its transaction first, so all five calls are

@@ -247,3 +247,17 @@ export async function applyMigration(db: Database, sql: string): Promise<void> {
 		await rm(dir, { recursive: true, force: true })
 	}
 }
+
+/**
+ * A connection of its own to a Postgres test database (TEST_DATABASE_URL's
+ * server), for concurrency tests that hold transactions open across steps.
+ * The caller ends it.
+ */
+export async function openConnection(db: Queryable): Promise<pg.Client> {
+	const { rows } = await db.query<{ db: string }>('select current_database() as db')
+	const url = new URL(process.env.TEST_DATABASE_URL!)
+	url.pathname = `/${rows[0]!.db}`
+	const client = new pg.Client({ connectionString: url.toString() })
+	await client.connect()
+	return client
+}

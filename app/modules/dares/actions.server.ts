@@ -8,7 +8,7 @@ import type { GatedReason } from '#app/modules/auth/gate'
 import { requireReadyAccount } from '#app/modules/auth/require-account.server'
 import { requireViewer } from '#app/modules/auth/require-viewer.server'
 import { queryAsViewer } from '#app/utils/db.server'
-import { DareActionSchema, type DareAction } from './schemas'
+import { DARE_LIMITS, DareActionSchema, type DareAction } from './schemas'
 import { boostDare, createDare, creatorCall, voteForDare } from './service.server'
 
 type Ctx = Readonly<RouterContextProvider>
@@ -39,8 +39,8 @@ function invalidInput(formData: FormData): string {
 	const intent = formData.get('intent')
 	if (intent === 'create') {
 		const description = String(formData.get('description') ?? '').trim()
-		if (description.length < 3) return 'error-dare-description-too-short'
-		if (description.length > 280) return 'error-dare-description-too-long'
+		if (description.length < DARE_LIMITS.description.min) return 'error-dare-description-too-short'
+		if (description.length > DARE_LIMITS.description.max) return 'error-dare-description-too-long'
 		return 'error-invalid-reward'
 	}
 	if (intent === 'boost') return 'error-invalid-amount'
