@@ -151,6 +151,14 @@ const variables = z.object({
 		STRIPE_API_URL: z.url({ protocol: /^https?$/ }).optional(),
 		/** The test checkout (credits at once, charges nothing); never with Stripe keys. */
 		TEST_CHECKOUT: booleanish.optional(),
+		/** Days the two cookie-consent cookies are kept; the banner asks again afterwards. */
+		CONSENT_MAX_AGE_DAYS: z.coerce.number().int().min(1).max(395).default(182),
+		/** The cookie settings open as a modal that cannot be closed until the visitor chooses. */
+		CONSENT_FORCE_MODAL: booleanish.default(false),
+		/** PostHog project key (public, `phc_...`): analytics exist only with it, and load only after consent. */
+		POSTHOG_KEY: z.string().regex(/^[A-Za-z0-9_-]{8,100}$/).optional(),
+		/** The PostHog ingestion host our same-origin relay forwards to. */
+		POSTHOG_HOST: z.url({ protocol: /^https?$/ }).default('https://eu.i.posthog.com'),
 })
 
 /** Every variable the app reads (the README's configuration table lists them all). */

@@ -41,7 +41,6 @@ export async function loadSessionPage(request: Request, context: Readonly<Router
 	return {
 		...found,
 		signedIn: viewer !== null,
-		showPlayer: url.searchParams.get('player') === '1',
 		parentHost: appUrl.hostname,
 		shareUrl: new URL(`/${lang}/${found.session.platform}/${encodeURIComponent(found.session.channel)}`, appUrl).toString(),
 	}
