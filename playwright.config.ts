@@ -1,5 +1,6 @@
 import { defineConfig, type Project } from '@playwright/test'
 import { findChromium } from './tests/support/chromium.js'
+import { DECIDED_STORAGE_STATE } from './tests/e2e/support/consent'
 
 /**
  * End-to-end tests run against the production build (`npm run build` first)
@@ -58,7 +59,8 @@ export default defineConfig({
 	// Two cores run two browsers, two servers and their databases at once.
 	timeout: 60_000,
 	expect: { timeout: 10_000 },
-	use: { trace: 'retain-on-failure' },
+	// The cookie choice is made (tests/e2e/support/consent.ts); consent.spec.ts starts without it.
+	use: { trace: 'retain-on-failure', storageState: DECIDED_STORAGE_STATE },
 	projects,
 	webServer: servers.map((server) => ({
 		command: `node tests/e2e/support/start-server.js ${server.name} ${server.port}`,

@@ -30,6 +30,7 @@ import appStylesHref from '#app/styles/app.css?url'
 import walletStylesHref from '#app/styles/wallet.css?url'
 import { hidesAuthDialogs } from '#app/modules/auth/gate'
 import { accountGate } from '#app/modules/auth/gate.server'
+import { PageViews } from '#app/modules/analytics/page-views'
 import { NewBuildOffer } from '#app/modules/builds/new-build-offer'
 import { consentConfig, readConsent } from '#app/modules/consent/consent.server'
 import { ConsentProvider, NoScriptBanner, SETTINGS_QUERY } from '#app/modules/consent/consent-context'
@@ -131,6 +132,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
 						</GatedActionProvider>
 					</AuthDialogProvider>
 					{rootData ? <NoScriptBanner showSettings={rootData.consent.showSettings} /> : null}
+					<PageViews />
 				</ConsentProvider>
 				<NewBuildOffer intervalSeconds={rootData?.env.BUILD_CHECK_INTERVAL ?? 0} />
 				<ScrollRestoration nonce={nonce} />

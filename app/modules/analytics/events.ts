@@ -26,3 +26,8 @@ export function setAnalyticsSender(next: Sender | null): void {
 export function track<E extends AnalyticsEvent>(event: E, properties: AnalyticsEvents[E]): void {
 	sender?.(event, properties as unknown as Record<string, string | number | boolean>)
 }
+
+/** A page view of the current address (sent on every client navigation, see PageViews). */
+export function trackPageView(): void {
+	sender?.('$pageview', {})
+}

@@ -1,6 +1,6 @@
 import type { PostHog } from 'posthog-js/dist/module.slim.no-external'
 import { ANALYTICS_RELAY_PATH } from './config'
-import { setAnalyticsSender } from './events'
+import { setAnalyticsSender, trackPageView } from './events'
 
 /**
  * PostHog in the browser, only after the analytics entry is allowed. The
@@ -8,7 +8,8 @@ import { setAnalyticsSender } from './events'
  * module is imported here to configure it. It sends to our relay only,
  * keeps page views (with paths, never query strings or fragments) and our
  * key events, and nothing else: no autocapture, recordings, surveys, flags,
- * heatmaps or exception capture.
+ * heatmaps or exception capture. The slim build must be told what to load
+ * and loads nothing by itself.
  */
 
 let instance: PostHog | null = null
@@ -24,11 +25,22 @@ function pathOnly(value: unknown): unknown {
 	}
 }
 
-const URL_PROPERTIES = ['$current_url', '$referrer', '$initial_referrer', '$initial_current_url', '$prev_pageview_pathname']
+/** Addresses are cut to their path; `title` goes (a session page's title is a text someone wrote). */
+function scrub(properties: Record<string, unknown>): void {
+	delete properties.title
+	delete properties.$raw_user_agent
+	for (const [name, value] of Object.entries(properties)) {
+		if (/(url|referrer)$/i.test(name)) properties[name] = pathOnly(value)
+	}
+}
 
 export async function startAnalytics(libraryUrl: string, key: string): Promise<void> {
 	if (instance) {
-		instance.opt_in_capturing()
+		// Switched off earlier on this page, now on again.
+		if (instance.has_opted_out_capturing()) {
+			instance.set_config({ disable_persistence: false })
+			instance.opt_in_capturing()
+		}
 		setAnalyticsSender((event, properties) => instance?.capture(event, properties))
 		return
 	}
@@ -41,7 +53,9 @@ export async function startAnalytics(libraryUrl: string, key: string): Promise<v
 		cross_subdomain_cookie: false,
 		secure_cookie: location.protocol === 'https:',
 		person_profiles: 'never',
-		capture_pageview: 'history_change',
+		// Our own page views (PageViews, on every navigation): the slim build
+		// has no history tracking.
+		capture_pageview: false,
 		capture_pageleave: false,
 		autocapture: false,
 		rageclick: false,
@@ -59,18 +73,25 @@ export async function startAnalytics(libraryUrl: string, key: string): Promise<v
 		save_referrer: false,
 		before_send: (event) => {
 			if (!event) return null
-			for (const name of URL_PROPERTIES) {
-				if (name in event.properties) event.properties[name] = pathOnly(event.properties[name])
-			}
+			scrub(event.properties)
+			if (event.$set) scrub(event.$set)
+			if (event.$set_once) scrub(event.$set_once)
 			return event
 		},
 	})
+	// An opt-out from an earlier withdrawal is remembered by PostHog; the
+	// visitor has allowed analytics again since.
+	if (posthog.has_opted_out_capturing()) posthog.opt_in_capturing()
 	instance = posthog
 	setAnalyticsSender((event, properties) => instance?.capture(event, properties))
+	// The page the visitor allowed analytics on.
+	trackPageView()
 }
 
 export function stopAnalytics(): void {
 	setAnalyticsSender(null)
 	if (!instance) return
 	instance.opt_out_capturing()
+	// Keep it from writing its cookie again (the consent settings delete it).
+	instance.set_config({ disable_persistence: true })
 }

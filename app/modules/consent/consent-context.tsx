@@ -37,6 +37,16 @@ export function ConsentProvider({ state: serverState, config, children }: { stat
 		[config.analytics],
 	)
 	const [state, setState] = useState(serverState)
+	const latest = useRef({ state, config, entries })
+	useEffect(() => {
+		latest.current = { state, config, entries }
+	})
+	/** The settings (and the library) load on first need: an undecided visitor, or the footer's button. */
+	const manager = useCallback(async () => {
+		const m = await import('./manager.client')
+		await m.startConsentManager({ ...latest.current, onChange: setState })
+		return m
+	}, [])
 	// A form post (the "allow and load" prompt) changes the cookies on the
 	// server; the root loader's new reading wins.
 	const serverKey = `${serverState.given}:${serverState.enabled.join('~')}`
@@ -49,18 +59,8 @@ export function ConsentProvider({ state: serverState, config, children }: { stat
 	}, [serverKey, serverState])
 
 	useEffect(() => {
-		if (!hydrated) return
-		let cancelled = false
-		void import('./manager.client').then((m) => {
-			if (cancelled) return
-			void m.startConsentManager({ state, config, entries, onChange: setState })
-		})
-		return () => {
-			cancelled = true
-		}
-		// Once per page load: the manager keeps its own state afterwards.
-		// eslint-disable-next-line react-hooks/exhaustive-deps
-	}, [hydrated])
+		if (hydrated && !latest.current.state.given) void manager()
+	}, [hydrated, manager])
 
 	useEffect(() => {
 		if (!hydrated) return
@@ -68,8 +68,8 @@ export function ConsentProvider({ state: serverState, config, children }: { stat
 	}, [hydrated, state, entries, config])
 
 	const openSettings = useCallback(() => {
-		void import('./manager.client').then((m) => m.showSettings())
-	}, [])
+		void manager().then((m) => m.showSettings())
+	}, [manager])
 	const value = useMemo<ConsentContextValue>(
 		() => ({
 			state,

@@ -35,11 +35,12 @@ export async function startAnalyticsUpstream(port) {
 	return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve(undefined))) }
 }
 
-/** PostHog sends JSON, gzip'd JSON (?compression=gzip-js) or base64 in a form field; the event names are what the tests check. */
+/** PostHog sends JSON, gzip'd JSON (as text/plain, or with ?compression=gzip-js) or base64 in a form field; the events are what the tests check. */
 function decodeEvents(body, url, contentType) {
 	try {
 		let text
-		if (url.searchParams.get('compression') === 'gzip-js') text = gunzipSync(body).toString('utf8')
+		const gzip = url.searchParams.get('compression') === 'gzip-js' || (body[0] === 0x1f && body[1] === 0x8b)
+		if (gzip) text = gunzipSync(body).toString('utf8')
 		else text = body.toString('utf8')
 		if (String(contentType).includes('x-www-form-urlencoded')) {
 			const data = new URLSearchParams(text).get('data') ?? ''
