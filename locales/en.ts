@@ -299,7 +299,7 @@ const en = {
 		'necessary': 'Necessary',
 		'optional': 'Optional',
 		'necessary-note': 'Necessary cookies (sign-in, language, your cookie choice, short notices) are always on.',
-		'cookies': 'Cookies',
+		'cookies': 'Cookies used',
 		'cookie-name': 'Name',
 		'privacy-of': 'Privacy policy of {{name}}',
 		'status-undecided': 'You have not chosen yet.',

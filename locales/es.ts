@@ -297,7 +297,7 @@ const es = {
 		'necessary': 'Necesarias',
 		'optional': 'Opcionales',
 		'necessary-note': 'Las cookies necesarias (inicio de sesión, idioma, tu elección de cookies, avisos breves) están siempre activas.',
-		'cookies': 'Cookies',
+		'cookies': 'Cookies utilizadas',
 		'cookie-name': 'Nombre',
 		'privacy-of': 'Política de privacidad de {{name}}',
 		'status-undecided': 'Todavía no has elegido.',

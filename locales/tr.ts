@@ -297,7 +297,7 @@ const tr = {
 		'necessary': 'Gerekli',
 		'optional': 'İsteğe bağlı',
 		'necessary-note': 'Gerekli çerezler (oturum açma, dil, çerez seçimin, kısa bildirimler) her zaman açıktır.',
-		'cookies': 'Çerezler',
+		'cookies': 'Kullanılan çerezler',
 		'cookie-name': 'Ad',
 		'privacy-of': '{{name}} gizlilik politikası',
 		'status-undecided': 'Henüz bir seçim yapmadın.',
