@@ -73,6 +73,20 @@ function watchRequests(page: Page) {
 test.describe('with JavaScript', () => {
 	test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, 'the settings of vanilla-cookieconsent')
 
+	// The settings, the analytics library and the players load under the
+	// page's Content-Security-Policy without a single violation.
+	const violations = new WeakMap<Page, string[]>()
+	test.beforeEach(({ page }) => {
+		const seen: string[] = []
+		violations.set(page, seen)
+		page.on('console', (message) => {
+			if (/Content Security Policy/i.test(message.text())) seen.push(message.text())
+		})
+	})
+	test.afterEach(({ page }) => {
+		expect(violations.get(page) ?? []).toEqual([])
+	})
+
 	test('accept all (de): the cookies, the analytics script, and events through the relay only after consent; switching analytics off removes script and cookie', async ({
 		page,
 		context,
