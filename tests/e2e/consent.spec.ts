@@ -1,4 +1,5 @@
 import { test as base, expect, type BrowserContext, type Page, type Request } from '@playwright/test'
+import { DEMO_SESSIONS } from '../../app/db/seed.server'
 import { tr } from './support/i18n'
 import { UNDECIDED_STORAGE_STATE } from './support/consent'
 
@@ -203,6 +204,14 @@ test.describe('with JavaScript', () => {
 		await expect(page.locator('iframe')).toHaveCount(0)
 		await expect(page.getByRole('button', { name: tr('en', 'sessions.load-player', { platform: 'Kick' }) })).toBeVisible()
 	})
+})
+
+test('the OBS overlay never asks (nobody could answer on a stream), with or without JavaScript', async ({ page }) => {
+	await page.goto(`/en/overlay/${DEMO_SESSIONS.miaLive.id}`)
+	await page.waitForLoadState('networkidle')
+	await expect(page.getByRole('heading', { level: 1 })).toHaveText(DEMO_SESSIONS.miaLive.title)
+	await expect(page.getByRole('dialog')).toHaveCount(0)
+	await expect(page.getByRole('region', { name: tr('en', 'consent.title') })).toHaveCount(0)
 })
 
 test.describe('without JavaScript', () => {

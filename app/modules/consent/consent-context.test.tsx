@@ -76,3 +76,8 @@ test('without analytics configured there is no analytics entry', () => {
 	expect(html).not.toContain('value="analytics"')
 	expect(html).toContain('value="kick"')
 })
+
+test('the OBS overlay never shows the banner (a stream would show it to everyone)', () => {
+	expect(render(UNDECIDED, CONFIG, '/de/overlay/de300000-0000-4000-8000-00000000a001')).toBe('')
+	expect(render(UNDECIDED, CONFIG, '/de/session/de300000-0000-4000-8000-00000000a001')).toContain('<noscript>')
+})

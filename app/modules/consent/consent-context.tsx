@@ -58,9 +58,11 @@ export function ConsentProvider({ state: serverState, config, children }: { stat
 		void import('./manager.client').then((m) => m.syncSettings(serverState))
 	}, [serverKey, serverState])
 
+	const { pathname } = useLocation()
+	const asks = asksForConsent(pathname)
 	useEffect(() => {
-		if (hydrated && !latest.current.state.given) void manager()
-	}, [hydrated, manager])
+		if (hydrated && asks && !latest.current.state.given) void manager()
+	}, [hydrated, asks, manager])
 
 	useEffect(() => {
 		if (!hydrated) return
@@ -81,6 +83,15 @@ export function ConsentProvider({ state: serverState, config, children }: { stat
 		[state, config, entries, openSettings],
 	)
 	return <ConsentContext.Provider value={value}>{children}</ConsentContext.Provider>
+}
+
+/**
+ * Pages that never ask: the OBS overlay is a browser source on a stream,
+ * where nobody can answer and everybody would see the banner. It loads
+ * nothing optional.
+ */
+export function asksForConsent(pathname: string): boolean {
+	return pathname.split('/')[2] !== 'overlay'
 }
 
 /** The query that opens the banner's settings without JavaScript (the footer's link). */
@@ -116,7 +127,7 @@ export function NoScriptBanner({ showSettings }: { showSettings: boolean }) {
 	const { t } = useTranslation()
 	const { state, config, entries } = useConsent()
 	const location = useLocation()
-	if (state.given && !showSettings) return null
+	if ((state.given || !asksForConsent(location.pathname)) && !showSettings) return null
 	const params = new URLSearchParams(location.search)
 	params.delete(SETTINGS_QUERY)
 	const query = params.toString()
