@@ -1,5 +1,6 @@
 import { defineConfig, type Project } from '@playwright/test'
 import { findChromium } from './tests/support/chromium.js'
+import { DECIDED_STORAGE_STATE } from './tests/e2e/support/consent'
 
 /**
  * End-to-end tests run against the production build (`npm run build` first)
@@ -24,7 +25,7 @@ const servers = [{ name: 'pglite', port: Number(process.env.E2E_PORT ?? 3101) }]
 if (process.env.TEST_DATABASE_URL) servers.push({ name: 'postgres', port: servers[0]!.port + 1 })
 
 /** Specs about the rendered page alone, not its data: run once, on PGlite with JavaScript. */
-const PAGE_ONLY = /(layout-shift|theme)\.spec\.ts$/
+const PAGE_ONLY = /(a11y|layout-shift|theme)\.spec\.ts$/
 
 /** The phone-sized projects run the specs about the small-screen layout only. */
 const PHONE = { viewport: { width: 390, height: 844 }, testMatch: /header\.spec\.ts$/ }
@@ -34,6 +35,8 @@ const projects: Project[] = servers.flatMap((server) =>
 		[true, false].map((javaScriptEnabled) => ({
 			name: `${server.name}${phone ? '-phone' : ''}-${javaScriptEnabled ? 'js' : 'nojs'}`,
 			...(phone ? { testMatch: PHONE.testMatch } : {}),
+			// Tests about one mode only are tagged @js-only or @nojs-only and run only there.
+			grepInvert: javaScriptEnabled ? /@nojs-only/ : /@js-only/,
 			...(!phone && (server.name !== 'pglite' || !javaScriptEnabled) ? { testIgnore: PAGE_ONLY } : {}),
 			use: {
 				browserName: 'chromium' as const,
@@ -62,7 +65,8 @@ export default defineConfig({
 	// Two cores run two browsers, two servers and their databases at once.
 	timeout: 60_000,
 	expect: { timeout: 10_000 },
-	use: { trace: 'retain-on-failure' },
+	// The cookie choice is made (tests/e2e/support/consent.ts); consent.spec.ts starts without it.
+	use: { trace: 'retain-on-failure', storageState: DECIDED_STORAGE_STATE },
 	projects,
 	webServer: servers.map((server) => ({
 		command: `node tests/e2e/support/start-server.js ${server.name} ${server.port}`,

@@ -125,3 +125,16 @@ test('the build check interval defaults to five minutes and can be switched off'
 	expect(parseEnv({ BUILD_CHECK_INTERVAL: '0' }).BUILD_CHECK_INTERVAL).toBe(0)
 	expect(() => parseEnv({ BUILD_CHECK_INTERVAL: '-5' })).toThrow(/BUILD_CHECK_INTERVAL/)
 })
+
+test('cookie consent and analytics settings: defaults and bounds', () => {
+	const env = parseEnv({})
+	expect(env.CONSENT_MAX_AGE_DAYS).toBe(182)
+	expect(env.CONSENT_FORCE_MODAL).toBe(false)
+	expect(env.POSTHOG_KEY).toBeUndefined()
+	expect(env.POSTHOG_HOST).toBe('https://eu.i.posthog.com')
+	expect(parseEnv({ CONSENT_FORCE_MODAL: 'true' }).CONSENT_FORCE_MODAL).toBe(true)
+	expect(() => parseEnv({ CONSENT_MAX_AGE_DAYS: '0' })).toThrow(/CONSENT_MAX_AGE_DAYS/)
+	expect(() => parseEnv({ CONSENT_MAX_AGE_DAYS: '400' })).toThrow(/CONSENT_MAX_AGE_DAYS/)
+	expect(() => parseEnv({ POSTHOG_KEY: 'phc key with spaces' })).toThrow(/POSTHOG_KEY/)
+	expect(() => parseEnv({ POSTHOG_HOST: 'ftp://posthog.example' })).toThrow(/POSTHOG_HOST/)
+})

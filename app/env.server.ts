@@ -153,6 +153,14 @@ const variables = z.object({
 		TEST_CHECKOUT: booleanish.optional(),
 		/** The platform's share of a completed dare's pot, in percent (0 to 100, two decimals). */
 		PLATFORM_FEE_PERCENT: z.coerce.number().min(0).max(100).multipleOf(0.01).default(0),
+		/** Days the two cookie-consent cookies are kept; the banner asks again afterwards. */
+		CONSENT_MAX_AGE_DAYS: z.coerce.number().int().min(1).max(395).default(182),
+		/** The cookie settings open as a modal that cannot be closed until the visitor chooses. */
+		CONSENT_FORCE_MODAL: booleanish.default(false),
+		/** PostHog project key (public, `phc_...`): analytics exist only with it, and load only after consent. */
+		POSTHOG_KEY: z.string().regex(/^[A-Za-z0-9_-]{8,100}$/).optional(),
+		/** The PostHog ingestion host our same-origin relay forwards to. */
+		POSTHOG_HOST: z.url({ protocol: /^https?$/ }).default('https://eu.i.posthog.com'),
 })
 
 /** Every variable the app reads (the README's configuration table lists them all). */

@@ -30,7 +30,11 @@ import appStylesHref from '#app/styles/app.css?url'
 import walletStylesHref from '#app/styles/wallet.css?url'
 import { hidesAuthDialogs } from '#app/modules/auth/gate'
 import { accountGate } from '#app/modules/auth/gate.server'
+import { PageViews } from '#app/modules/analytics/page-views'
 import { NewBuildOffer } from '#app/modules/builds/new-build-offer'
+import { consentConfig, readConsent } from '#app/modules/consent/consent.server'
+import { ConsentProvider, NoScriptBanner, SETTINGS_QUERY } from '#app/modules/consent/consent-context'
+import { UNDECIDED, type ConsentConfig } from '#app/modules/consent/entries'
 import { currentDocumentVersions } from '#app/modules/legal/documents.server'
 import { readOwnBalance } from '#app/modules/wallet/service.server'
 import { queryAsViewer } from '#app/utils/db.server'
@@ -85,6 +89,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 					}
 				: null,
 			env: publicEnv(env),
+			// Which optional cookie entries the visitor allowed (app/modules/consent).
+			consent: {
+				state: readConsent(request, env),
+				config: consentConfig(env),
+				showSettings: new URL(request.url).searchParams.has(SETTINGS_QUERY),
+			},
 		},
 		{ headers },
 	)
@@ -110,19 +120,23 @@ export function Layout({ children }: { children: React.ReactNode }) {
 				<a className="skip-link" href="#main">
 					{t('nav.skip-to-content')}
 				</a>
-				<AuthDialogProvider lang={locale}>
-					<GatedActionProvider readiness={readinessOf(rootData?.account)}>
-						<SiteHeader locale={locale} account={rootData?.account ?? null} />
-						<Toasts toast={rootData?.toast ?? null} />
-						<main id="main" tabIndex={-1}>
-							{children}
-						</main>
-						<SiteFooter locale={locale} />
-						{rootData?.account?.gate && !hidesAuthDialogs(location.pathname) ? (
-							<AccountGateDialog gate={rootData.account.gate} locale={locale} termsVersion={rootData.documents.terms_of_service} />
-						) : null}
-					</GatedActionProvider>
-				</AuthDialogProvider>
+				<ConsentProvider state={rootData?.consent.state ?? UNDECIDED} config={rootData?.consent.config ?? NO_CONSENT_CONFIG}>
+					<AuthDialogProvider lang={locale}>
+						<GatedActionProvider readiness={readinessOf(rootData?.account)}>
+							<SiteHeader locale={locale} account={rootData?.account ?? null} />
+							<Toasts toast={rootData?.toast ?? null} />
+							<main id="main" tabIndex={-1}>
+								{children}
+							</main>
+							<SiteFooter locale={locale} />
+							{rootData?.account?.gate && !hidesAuthDialogs(location.pathname) ? (
+								<AccountGateDialog gate={rootData.account.gate} locale={locale} termsVersion={rootData.documents.terms_of_service} />
+							) : null}
+						</GatedActionProvider>
+					</AuthDialogProvider>
+					{rootData ? <NoScriptBanner showSettings={rootData.consent.showSettings} /> : null}
+					<PageViews />
+				</ConsentProvider>
 				<NewBuildOffer intervalSeconds={rootData?.env.BUILD_CHECK_INTERVAL ?? 0} />
 				<ScrollRestoration nonce={nonce} />
 				<Scripts nonce={nonce} />
@@ -130,6 +144,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
 		</html>
 	)
 }
+
+/** Error pages rendered without the root loader's data: no analytics, the default period. */
+const NO_CONSENT_CONFIG: ConsentConfig = { analytics: false, maxAgeDays: 182, forceModal: false }
 
 export default function App() {
 	return <Outlet />

@@ -11,6 +11,7 @@ export default [
 	route('robots.txt', 'routes/robots.ts'),
 	route('sitemap.xml', 'routes/sitemap.ts'),
 	route('dev/mailbox', 'routes/dev-mailbox.tsx'),
+	route('consent', 'routes/consent.ts'),
 	route('api/auth/create', 'routes/api/auth-create.ts'),
 	route('api/auth/consent', 'routes/api/auth-consent.ts'),
 	route('api/auth/delete', 'routes/api/auth-delete.ts'),

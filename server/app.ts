@@ -3,6 +3,7 @@ import { writeReadableStreamToWritable } from '@react-router/node'
 import express from 'express'
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from 'react-router'
 import { boot } from '#app/boot.server'
+import { analyticsRelay } from '#app/modules/analytics/relay.server'
 import { servicesContext, type AppServices } from '#app/context.server'
 import { bodyLimitFor, limitedBody, refuseTooLarge } from '#app/security/body-limit.server'
 import { createGuard } from '#app/security/guard.server'
@@ -31,6 +32,8 @@ export async function createApp(
 			res.status(503).set('cache-control', 'no-store').json({ ok: false })
 		}
 	})
+	// Analytics from the browser, forwarded to PostHog (only with POSTHOG_KEY and consent).
+	app.use(analyticsRelay(services.env))
 	const handle = createRequestHandler(() => import('virtual:react-router/server-build') as Promise<ServerBuild>, services.env.NODE_ENV)
 	app.all('/{*splat}', async (req, res, next) => {
 		try {

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { Form, Link, useRouteLoaderData } from 'react-router'
 import type { loader as rootLoader } from '#app/root'
 import { SignInSchema, SignUpSchema } from '#app/modules/auth/schemas'
+import { useTrackOnce } from '#app/modules/analytics/use-track'
 import { ConfirmationPanel } from './confirmation-panel'
 import { ErrorList, Field, SubmitButton } from './forms'
 import { TermsDisclaimer } from './terms-disclaimer'
@@ -95,6 +96,8 @@ export function SignUpForm({ lang, redirectTo, actionData, FormComponent = Form,
 		shouldRevalidate: 'onInput',
 		onValidate: ({ formData }) => parseWithZod(formData, { schema: SignUpSchema }),
 	})
+	// The address is never sent: only that a sign-up went through.
+	useTrackOnce('sign-up', { method: 'password' }, Boolean(actionData?.sent && !actionData.error), String(actionData?.sent?.at ?? ''))
 	if (actionData?.sent) {
 		return (
 			<>

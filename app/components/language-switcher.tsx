@@ -8,7 +8,8 @@ export function LanguageSwitcher({ locale }: { locale: Locale }) {
 	const current = LOCALES.find((l) => l.code === locale)
 	return (
 		<details className="language-switcher">
-			<summary aria-label={t('nav.choose-language')}>
+			{/* The name includes the visible language name (WCAG 2.5.3, label in name). */}
+			<summary aria-label={`${t('nav.choose-language')}: ${current?.name ?? locale}`}>
 				<svg aria-hidden="true" width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2">
 					<circle cx="12" cy="12" r="10" />
 					<path d="M2 12h20M12 2a15.3 15.3 0 0 1 4 10 15.3 15.3 0 0 1-4 10 15.3 15.3 0 0 1-4-10 15.3 15.3 0 0 1 4-10z" />

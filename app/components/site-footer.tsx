@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next'
 import { Link } from 'react-router'
 import type { Locale } from '#app/i18n/locales'
+import { CookieSettingsControl } from '#app/modules/consent/consent-context'
 
 export function SiteFooter({ locale }: { locale: Locale }) {
 	const { t } = useTranslation()
@@ -12,6 +13,7 @@ export function SiteFooter({ locale }: { locale: Locale }) {
 				<Link to={`/${locale}/privacy`}>{t('footer.privacy')}</Link>
 				<Link to={`/${locale}/imprint`}>{t('footer.imprint')}</Link>
 				<Link to={`/${locale}/creator-agreement`}>{t('footer.creator-agreement')}</Link>
+				<CookieSettingsControl />
 			</nav>
 		</footer>
 	)

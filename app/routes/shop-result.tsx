@@ -4,6 +4,7 @@ import { data, Link, useRevalidator } from 'react-router'
 import type { Route } from './+types/shop-result'
 import { PageTitle } from '#app/components/page-title'
 import { viewerContext } from '#app/context.server'
+import { useTrackOnce } from '#app/modules/analytics/use-track'
 import { formatCoins } from '#app/modules/shop/format'
 import { readPurchaseHistory } from '#app/modules/shop/service.server'
 import shopStylesHref from '#app/styles/shop.css?url'
@@ -23,20 +24,21 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 	const returnPath = safeRedirectPath(url.searchParams.get('returnPath'), '') || null
 	const purchaseId = url.searchParams.get('purchase')
 	const viewer = context.get(viewerContext)
-	const purchase =
-		viewer && purchaseId
-			? ((await queryAsViewer(context, (tx) => readPurchaseHistory(tx, 200))).find((p) => p.id === purchaseId) ?? null)
-			: null
+	const history = viewer && purchaseId ? await queryAsViewer(context, (tx) => readPurchaseHistory(tx, 200)) : []
+	const purchase = history.find((p) => p.id === purchaseId) ?? null
+	// For analytics: this is the viewer's first completed purchase.
+	const firstPurchase = purchase?.status === 'completed' && history.filter((p) => p.status === 'completed').length === 1
 	return data(
-		{ outcome, returnPath, purchase, shopPath: `/${params.lang}/shop${returnPath ? `?returnPath=${encodeURIComponent(returnPath)}` : ''}` },
+		{ outcome, returnPath, purchase, firstPurchase, shopPath: `/${params.lang}/shop${returnPath ? `?returnPath=${encodeURIComponent(returnPath)}` : ''}` },
 		{ headers: { 'cache-control': 'no-store' } },
 	)
 }
 
 export default function ShopResultPage({ loaderData, params }: Route.ComponentProps) {
 	const { t } = useTranslation()
-	const { outcome, returnPath, purchase, shopPath } = loaderData
+	const { outcome, returnPath, purchase, firstPurchase, shopPath } = loaderData
 	const revalidator = useRevalidator()
+	useTrackOnce('first-purchase', { coins: purchase?.coins ?? 0 }, firstPurchase, purchase?.id ?? '')
 	const waiting = outcome === 'success' && purchase?.status === 'pending'
 	// The webhook usually lands within seconds: look again a few times.
 	useEffect(() => {

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { ANALYTICS_RELAY_PATH, RELAY_BODY_LIMIT } from '#app/modules/analytics/config'
 
 /**
  * Request bodies are limited before anything reads them: React Router's
@@ -13,7 +14,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
  * raw body for the signature check and needs far less than a form:
  * `{ prefix: '/api/webhooks/stripe', bytes: 64 * 1024 }` goes here.
  */
-export const ROUTE_BODY_LIMITS: ReadonlyArray<{ prefix: string; bytes: number }> = []
+export const ROUTE_BODY_LIMITS: ReadonlyArray<{ prefix: string; bytes: number }> = [
+	// The analytics relay (app/modules/analytics/relay.server.ts).
+	{ prefix: `${ANALYTICS_RELAY_PATH}/`, bytes: RELAY_BODY_LIMIT },
+]
 
 export function bodyLimitFor(pathname: string, defaultBytes: number): number {
 	return ROUTE_BODY_LIMITS.find((r) => pathname.startsWith(r.prefix))?.bytes ?? defaultBytes

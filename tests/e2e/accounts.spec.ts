@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test'
+import { clearCookiesButConsent } from './support/consent'
 import { signIn, signUpAndConfirm } from './support/accounts'
 import { tr } from './support/i18n'
 import { DEMO_USERS } from '../../app/db/seed.server'
@@ -36,7 +37,7 @@ for (const lang of ['en', 'de'] as const) {
 		test('a wrong password is refused with a translated message, and the password is not echoed', async ({ page }) => {
 			const email = uniqueEmail(`wrong-${lang}`)
 			await signUpAndConfirm(page, lang, email, 'right password')
-			await page.context().clearCookies()
+			await clearCookiesButConsent(page.context())
 			await signIn(page, lang, email, 'wrong password')
 			await expect(page.getByText(tr(lang, 'errors.error-invalid-credentials'))).toBeVisible()
 			// The answer never carries the password back (hideFields), in the
@@ -58,7 +59,7 @@ for (const lang of ['en', 'de'] as const) {
 		test('password reset by mail, then sign in with the new password', async ({ page }) => {
 			const email = uniqueEmail(`reset-${lang}`)
 			await signUpAndConfirm(page, lang, email, 'old password')
-			await page.context().clearCookies()
+			await clearCookiesButConsent(page.context())
 			await page.goto(`/${lang}/password-reset`)
 			await page.getByLabel(tr(lang, 'auth.email')).fill(email)
 			await page.getByRole('button', { name: tr(lang, 'auth.reset-submit') }).click()

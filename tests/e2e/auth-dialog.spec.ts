@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test'
+import { clearCookiesButConsent } from './support/consent'
 import { signUpAndConfirm } from './support/accounts'
 import { tr } from './support/i18n'
 import { uniqueEmail } from './support/mailbox'
@@ -7,7 +8,7 @@ test('Sign in opens the dialog with JavaScript, the page without; errors show in
 	const javaScript = testInfo.project.use.javaScriptEnabled !== false
 	const email = uniqueEmail('dialog')
 	await signUpAndConfirm(page, 'es', email, 'secret123')
-	await page.context().clearCookies()
+	await clearCookiesButConsent(page.context())
 
 	await page.goto('/es/terms')
 	await page.getByRole('link', { name: tr('es', 'nav.sign-in') }).click()

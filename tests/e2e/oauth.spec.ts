@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { expect, test, type Page } from '@playwright/test'
+import { clearCookiesButConsent } from './support/consent'
 import { readyAccount } from './support/accounts'
 import { tr, type LANGS } from './support/i18n'
 
@@ -124,7 +125,7 @@ for (const lang of ['en', 'de'] as const) {
 
 			// Like a browser on another device: nothing remembered, neither by the
 			// app nor by the provider, whose login page asks again.
-			await page.context().clearCookies()
+			await clearCookiesButConsent(page.context())
 			await continueWith(page, lang, 'Twitch')
 			await signInAtProvider(page, 'Twitch', twitchUser)
 			await answerConsent(page, 'Allow')

@@ -1,11 +1,12 @@
 import { expect, test } from '@playwright/test'
+import { clearCookiesButConsent } from './support/consent'
 import { totp } from '../auth/support/totp'
 import { readyAccount, signIn } from './support/accounts'
 import { tr } from './support/i18n'
 
 test('a page that needs an account sends a visitor to sign in, and back after it', async ({ page }) => {
 	const { email, password } = await readyAccount(page, 'en', 'redirect')
-	await page.context().clearCookies()
+	await clearCookiesButConsent(page.context())
 	await page.goto('/en/settings')
 	await expect(page).toHaveURL('/en/login')
 	await signIn(page, 'en', email, password)

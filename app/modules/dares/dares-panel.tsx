@@ -158,7 +158,8 @@ function DareCard({
 		<li id={`dare-${dare.id}`} className={`dare dare--${dare.status}${own ? ' dare--mine' : ''}`}>
 			<div className="dare__top">
 				<span className={`dare__status dare__status--${dare.status}`}>{t(`dares.status-${dare.status}`)}</span>
-				<strong className="dare__pot" aria-label={t('dares.pot-label', { coins: formatCoins(lang, dare.pot) })}>
+				<strong className="dare__pot">
+					<span className="visually-hidden">{t('dares.pot-label', { coins: formatCoins(lang, dare.pot) })}</span>
 					<span aria-hidden="true">◎ {formatCoins(lang, dare.pot)}</span>
 				</strong>
 			</div>
@@ -258,7 +259,8 @@ function VoteState({ dare }: { dare: DareView }) {
 			<p role="timer" aria-live="off" suppressHydrationWarning>
 				{seconds > 0 ? t('dares.ends-in', { time: `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}` }) : t('dares.vote-ending')}
 			</p>
-			<div className="dare__tally" aria-label={t('dares.tally', { yes: dare.yesVotes, no: dare.noVotes })}>
+			{/* The bar draws the tally the line below says in words. */}
+			<div className="dare__tally" aria-hidden="true">
 				<span className="dare__tally-yes" style={{ width: `${yesShare}%` }} />
 			</div>
 			<p className="muted">{t('dares.tally', { yes: dare.yesVotes, no: dare.noVotes })}</p>

@@ -49,7 +49,6 @@ export async function loadSessionPage(request: Request, context: Readonly<Router
 		// this plus the dare's id): a resubmitted or retried form reuses it, a
 		// new page load mints a new one.
 		formKey: randomUUID(),
-		showPlayer: url.searchParams.get('player') === '1',
 		parentHost: appUrl.hostname,
 		shareUrl: new URL(`/${lang}/${found.session.platform}/${encodeURIComponent(found.session.channel)}`, appUrl).toString(),
 	}

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Form, Link, useLocation } from 'react-router'
 import { useGatedAction } from '#app/components/gated-action'
+import { useConsent } from '#app/modules/consent/consent-context'
 import { PageTitle } from '#app/components/page-title'
 import { SubmitButton } from '#app/components/forms'
 import type { Locale } from '#app/i18n/locales'
@@ -49,8 +50,6 @@ export type SessionPageProps = SessionPageData & {
 	shareUrl: string
 	/** APP_URL's host, the Twitch player's `parent`. */
 	parentHost: string
-	/** The visitor asked for the player (?player=1). */
-	showPlayer: boolean
 	signedIn: boolean
 	/** The viewer's own channels (to start a new session from an ended one's page). */
 	viewerChannels: LinkedChannel[]
@@ -119,9 +118,16 @@ export function SessionPage(props: SessionPageProps) {
 	)
 }
 
-/** The player loads only when the visitor asks (it is a third party that may set cookies): a GET that works with and without JavaScript. */
-function StreamPlayer({ session, parentHost, showPlayer }: SessionPageProps) {
+/**
+ * The player is a third party that may set cookies: it loads only while its
+ * platform's entry of the cookie settings is on (app/modules/consent).
+ * Otherwise a prompt allows that one entry and loads it: a form post that
+ * works with and without JavaScript and comes back here.
+ */
+function StreamPlayer({ session, parentHost }: SessionPageProps) {
 	const { t } = useTranslation()
+	const { allows } = useConsent()
+	const location = useLocation()
 	const platform = t(`platforms.${session.platform}`)
 	const src = embedUrl(session.platform, session.channel, parentHost)
 	if (!src) {
@@ -131,7 +137,7 @@ function StreamPlayer({ session, parentHost, showPlayer }: SessionPageProps) {
 			</div>
 		)
 	}
-	if (showPlayer) {
+	if (allows(session.platform)) {
 		return (
 			<div className="player">
 				<iframe
@@ -145,8 +151,9 @@ function StreamPlayer({ session, parentHost, showPlayer }: SessionPageProps) {
 		)
 	}
 	return (
-		<Form method="get" preventScrollReset className={`player player--placeholder player--${session.platform}`}>
-			<button type="submit" name="player" value="1" className="button button--primary">
+		<Form method="post" action="/consent" preventScrollReset className={`player player--placeholder player--${session.platform}`}>
+			<input type="hidden" name="redirectTo" value={location.pathname + location.search} />
+			<button type="submit" name="allow" value={session.platform} className="button button--primary">
 				{t('sessions.load-player', { platform })}
 			</button>
 			<p className="muted">{t('sessions.player-notice', { platform })}</p>

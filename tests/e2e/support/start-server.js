@@ -8,6 +8,9 @@
 //
 // The SMTP catcher's mails are served to the tests as JSON on
 // http://127.0.0.1:{PORT + 1000}/mails?to={address} (mailbox.ts reads them).
+// Analytics are configured on both, with a PostHog stand-in on
+// http://127.0.0.1:{PORT + 2000} as the relay's upstream; what it received
+// is at /__received (analytics-upstream.js).
 import { spawn } from 'node:child_process'
 import { createServer } from 'node:http'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -15,6 +18,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
 import { startMailCatcher } from '../../support/mail-catcher.js'
+import { startAnalyticsUpstream } from './analytics-upstream.js'
 import { startIdentityProviders } from './identity-providers.js'
 
 const [kind, port] = process.argv.slice(2)
@@ -70,6 +74,11 @@ if (kind === 'pglite') {
 	console.error(`usage: start-server.js pglite|postgres PORT`)
 	process.exit(2)
 }
+
+// PostHog: a project key, and the relay forwards to the loopback stand-in.
+const analytics = await startAnalyticsUpstream(Number(port) + 2000)
+env.POSTHOG_KEY = 'phc_e2e_project_key'
+env.POSTHOG_HOST = analytics.url
 
 // Google and Twitch sign-in go to OpenID Connect stand-ins on loopback (see identity-providers.js).
 Object.assign(env, await startIdentityProviders(env.APP_URL))
