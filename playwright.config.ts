@@ -25,7 +25,7 @@ const servers = [{ name: 'pglite', port: Number(process.env.E2E_PORT ?? 3101) }]
 if (process.env.TEST_DATABASE_URL) servers.push({ name: 'postgres', port: servers[0]!.port + 1 })
 
 /** Specs about the rendered page alone, not its data: run once, on PGlite with JavaScript. */
-const PAGE_ONLY = /(a11y|layout-shift|theme)\.spec\.ts$/
+const PAGE_ONLY = /(a11y|layout-shift|screenshots|theme)\.spec\.ts$/
 
 /** The phone-sized projects run the specs about the small-screen layout only. */
 const PHONE = { viewport: { width: 390, height: 844 }, testMatch: /header\.spec\.ts$/ }

@@ -1,0 +1,84 @@
+/**
+ * Lighthouse on the mobile profile (its default: a mid-range phone, slow 4G
+ * and a 4x slower CPU, simulated) for the home page and a live session page,
+ * served by the production build on the embedded default with the demo data,
+ * as a first-time visitor sees them (no cookie choice yet, so the banner is
+ * part of what is measured).
+ *
+ *   npm run build && npm run bench:lighthouse
+ *
+ * Prints each page's category scores and the metrics behind the performance
+ * score. Not part of `npm test`: scores move with the machine's load, and a
+ * timed assertion would be a flaky test, not a budget. Chromium: CHROMIUM_PATH,
+ * else Debian's /usr/bin/chromium.
+ */
+import { spawn } from 'node:child_process'
+import { createServer } from 'node:net'
+import { setTimeout as sleep } from 'node:timers/promises'
+import * as chromeLauncher from 'chrome-launcher'
+import lighthouse, { type Result } from 'lighthouse'
+import { DEMO_SESSIONS } from '../app/db/seed.server'
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3)
+
+function freePort(): Promise<number> {
+	return new Promise((resolve, reject) => {
+		const server = createServer()
+		server.once('error', reject)
+		server.listen(0, '127.0.0.1', () => {
+			const { port } = server.address() as { port: number }
+			server.close(() => resolve(port))
+		})
+	})
+}
+
+async function waitFor(url: string) {
+	for (let i = 0; i < 600; i++) {
+		try {
+			if ((await fetch(url)).ok) return
+		} catch {
+			// not listening yet
+		}
+		await sleep(200)
+	}
+	throw new Error(`${url} did not answer`)
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+
+async function main() {
+	const port = await freePort()
+	const server = spawn(process.execPath, ['tests/e2e/support/start-server.js', 'pglite', String(port)], { stdio: ['ignore', 'ignore', 'inherit'] })
+	const base = `http://127.0.0.1:${port}`
+	const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROMIUM_FLAGS })
+	try {
+		await waitFor(`${base}/en`)
+		const live = DEMO_SESSIONS.miaLive
+		const pages = { home: `${base}/en`, session: `${base}/en/${live.platform}/${live.channel}` }
+		console.log(`Lighthouse (mobile profile, simulated throttling), median of ${RUNS} runs per page, production build on PGlite\n`)
+		for (const [name, url] of Object.entries(pages)) {
+			await fetch(url) // the first render of a route warms its modules
+			const runs: Result[] = []
+			for (let i = 0; i < RUNS; i++) {
+				const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error' }, undefined)
+				if (!result) throw new Error(`no result for ${url}`)
+				runs.push(result.lhr)
+			}
+			const score = (category: string) => median(runs.map((lhr) => Math.round((lhr.categories[category]?.score ?? 0) * 100)))
+			const metric = (audit: string) => median(runs.map((lhr) => lhr.audits[audit]?.numericValue ?? NaN))
+			console.log(`${name}  ${url}`)
+			console.log(`  performance ${score('performance')}  accessibility ${score('accessibility')}  best practices ${score('best-practices')}  SEO ${score('seo')}`)
+			console.log(
+				`  FCP ${Math.round(metric('first-contentful-paint'))} ms  LCP ${Math.round(metric('largest-contentful-paint'))} ms  TBT ${Math.round(metric('total-blocking-time'))} ms  CLS ${metric('cumulative-layout-shift').toFixed(3)}  SI ${Math.round(metric('speed-index'))} ms`,
+			)
+			console.log(`  transferred ${Math.round(metric('total-byte-weight') / 1024)} KiB\n`)
+		}
+	} finally {
+		chrome.kill()
+		server.kill('SIGTERM')
+	}
+}
+
+await main()
