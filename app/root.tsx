@@ -30,6 +30,7 @@ import appStylesHref from '#app/styles/app.css?url'
 import walletStylesHref from '#app/styles/wallet.css?url'
 import { hidesAuthDialogs } from '#app/modules/auth/gate'
 import { accountGate } from '#app/modules/auth/gate.server'
+import { keyEventOf } from '#app/modules/analytics/events'
 import { PageViews } from '#app/modules/analytics/page-views'
 import { NewBuildOffer } from '#app/modules/builds/new-build-offer'
 import { consentConfig, readConsent } from '#app/modules/consent/consent.server'
@@ -86,6 +87,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 						description: toast.description ?? null,
 						// The one action a flash toast may carry (see Toasts).
 						action: 'action' in toast && toast.action === 'delete-account' ? ('delete-account' as const) : null,
+						// A dare's key event, sent once the toast shows (only with consent: analytics/events).
+						event: keyEventOf('event' in toast ? toast.event : null),
 					}
 				: null,
 			env: publicEnv(env),

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react'
 import { createPortal } from 'react-dom'
 import { useTranslation } from 'react-i18next'
 import { Toaster, toast as showToast } from 'sonner'
+import { trackKeyEvent, type KeyEvent } from '#app/modules/analytics/events'
 import { useHydrated } from '#app/utils/use-hydrated'
 import { GATE_DELETE_ACCOUNT_ID, openDeleteAccount } from './delete-account'
 
@@ -55,6 +56,8 @@ export type FlashToast = {
 	description: string | null
 	/** `delete-account`: the toast offers the delete-account confirmation of the account dialog (declined terms). */
 	action: 'delete-account' | null
+	/** The product's key event the toast reports (a dare created, a boost, a vote). */
+	event?: KeyEvent | null
 }
 
 /**
@@ -69,6 +72,7 @@ export function Toasts({ toast }: { toast: FlashToast | null }) {
 	const { t } = useTranslation()
 	useEffect(() => {
 		if (!hydrated || !toast) return
+		if (toast.event) trackKeyEvent(toast.event)
 		showToast[toast.type](toast.message, {
 			...(toast.description ? { description: toast.description } : {}),
 			...(toast.action === 'delete-account'

@@ -1,7 +1,9 @@
 import { test as base, expect, type BrowserContext, type Page, type Request } from '@playwright/test'
 import { DEMO_SESSIONS } from '../../app/db/seed.server'
 import { tr } from './support/i18n'
-import { UNDECIDED_STORAGE_STATE } from './support/consent'
+import { readyAccount } from './support/accounts'
+import { DECIDED_STORAGE_STATE, UNDECIDED_STORAGE_STATE } from './support/consent'
+import { numberInput, startLiveSession, twitchCreator } from './support/creators'
 
 /**
  * Cookie consent (spec sections 3 and 4, ADR 026), with JavaScript (the
@@ -202,6 +204,59 @@ test.describe('with JavaScript', { tag: '@js-only' }, () => {
 		await settings.getByRole('button', { name: tr('en', 'consent.save') }).click()
 		await expect(page.locator('iframe')).toHaveCount(0)
 		await expect(page.getByRole('button', { name: tr('en', 'sessions.load-player', { platform: 'Kick' }) })).toBeVisible()
+	})
+
+	test("the dares' key events (en): a dare created, a boost and a vote reach the relay with amounts and choices only", async ({ page, context, browser, baseURL }) => {
+		test.setTimeout(150_000)
+		const creator = await (await browser.newContext({ baseURL, storageState: DECIDED_STORAGE_STATE })).newPage()
+		const login = await twitchCreator(creator, 'en', 'events')
+		await startLiveSession(creator, 'en', `Events night ${login}`, {})
+		const sessionPage = `/en/twitch/${login}`
+
+		await page.goto('/en/terms')
+		await page.getByRole('dialog', { name: tr('en', 'consent.title') }).getByRole('button', { name: tr('en', 'consent.accept-all') }).click()
+		await readyAccount(page, 'en', 'events')
+		await page.goto('/en/shop')
+		await page.getByRole('button', { name: tr('en', 'shop.buy', { price: '€4.99' }) }).click()
+		await expect(page.getByTestId('wallet-balance')).toHaveText(/500$/)
+		const description = `Juggle three oranges ${login}`
+		await page.goto(sessionPage)
+		await page.getByLabel(tr('en', 'dares.description')).fill(description)
+		await page.getByRole('button', { name: tr('en', 'dares.create') }).click()
+		await expect(page.getByText(tr('en', 'dares.created')).last()).toBeVisible()
+		const card = page.getByRole('listitem').filter({ hasText: description })
+		await numberInput(card, 'en', 'dares.boost-amount').fill('250')
+		await card.getByRole('button', { name: tr('en', 'dares.boost'), exact: true }).click()
+		await expect(page.getByText(tr('en', 'dares.boosted')).last()).toBeVisible()
+
+		await creator.goto(sessionPage)
+		const creatorCard = creator.getByRole('listitem').filter({ hasText: description })
+		await creatorCard.getByRole('button', { name: tr('en', 'dares.accept') }).click()
+		await expect(creator.getByText(tr('en', 'dares.accepted')).last()).toBeVisible()
+		await creatorCard.getByRole('button', { name: tr('en', 'dares.start-voting') }).click()
+		await expect(creator.getByText(tr('en', 'dares.voting-started')).last()).toBeVisible()
+
+		await page.goto(sessionPage)
+		await card.getByRole('button', { name: tr('en', 'dares.vote-no'), exact: true }).click()
+		await expect(page.getByText(tr('en', 'dares.voted')).last()).toBeVisible()
+
+		const distinctId = await distinctIdOf(context)
+		const keyEvents = async () =>
+			(await receivedFor(page, distinctId))
+				.flatMap((r) => r.events)
+				.filter((e) => ['dare-created', 'boost', 'vote'].includes(e.event))
+				.map((e) => ({ event: e.event, own: Object.fromEntries(Object.entries(e.properties).filter(([key]) => !key.startsWith('$') && !['distinct_id', 'token'].includes(key))) }))
+		await expect
+			.poll(keyEvents)
+			.toEqual([
+				{ event: 'dare-created', own: { reward: 0, free: true } },
+				{ event: 'boost', own: { amount: 250 } },
+				{ event: 'vote', own: { choice: 'no' } },
+			])
+		// Nothing the viewer wrote or who they are went out with them.
+		const sent = JSON.stringify(await receivedFor(page, distinctId))
+		expect(sent).not.toContain('Juggle')
+		expect(sent).not.toContain('@')
 	})
 })
 

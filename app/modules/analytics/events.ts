@@ -14,6 +14,26 @@ export interface AnalyticsEvents {
 
 export type AnalyticsEvent = keyof AnalyticsEvents
 
+/** An event with its properties, as one value. */
+export type KeyEvent = { [E in AnalyticsEvent]: { name: E; properties: AnalyticsEvents[E] } }[AnalyticsEvent]
+
+const isCoins = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0
+
+/**
+ * A dare's key event as it travels with the success toast from the action's
+ * redirect to the page that shows it (a cookie, so anything the browser sends
+ * back is checked again here): only these shapes, nothing else.
+ */
+export function keyEventOf(value: unknown): KeyEvent | null {
+	if (typeof value !== 'object' || value === null) return null
+	const { name, properties: p } = value as { name?: unknown; properties?: Record<string, unknown> }
+	if (typeof p !== 'object' || p === null) return null
+	if (name === 'dare-created' && isCoins(p.reward) && typeof p.free === 'boolean') return { name, properties: { reward: p.reward, free: p.free } }
+	if (name === 'boost' && isCoins(p.amount) && p.amount > 0) return { name, properties: { amount: p.amount } }
+	if (name === 'vote' && (p.choice === 'yes' || p.choice === 'no')) return { name, properties: { choice: p.choice } }
+	return null
+}
+
 type Sender = (event: string, properties: Record<string, string | number | boolean>) => void
 
 let sender: Sender | null = null
@@ -25,6 +45,10 @@ export function setAnalyticsSender(next: Sender | null): void {
 
 export function track<E extends AnalyticsEvent>(event: E, properties: AnalyticsEvents[E]): void {
 	sender?.(event, properties as unknown as Record<string, string | number | boolean>)
+}
+
+export function trackKeyEvent(event: KeyEvent): void {
+	sender?.(event.name, event.properties as unknown as Record<string, string | number | boolean>)
 }
 
 /** A page view of the current address (sent on every client navigation, see PageViews). */

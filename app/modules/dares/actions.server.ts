@@ -3,6 +3,7 @@ import type { RouterContextProvider } from 'react-router'
 import { redirectWithError, redirectWithSuccess } from 'remix-toast'
 import { translateError } from '#app/components/forms'
 import { toAppError } from '#app/db/database.server'
+import type { KeyEvent } from '#app/modules/analytics/events'
 import { getInstance } from '#app/i18n/i18next.server'
 import type { GatedReason } from '#app/modules/auth/gate'
 import { requireReadyAccount } from '#app/modules/auth/require-account.server'
@@ -45,6 +46,20 @@ function invalidInput(formData: FormData): string {
 	}
 	if (intent === 'boost') return 'error-invalid-amount'
 	return 'error-unknown'
+}
+
+/** The analytics event of a done action (sent by the page, only with consent: Toasts). */
+function keyEvent(action: DareAction): KeyEvent | null {
+	switch (action.intent) {
+		case 'create':
+			return { name: 'dare-created', properties: { reward: action.reward, free: action.reward === 0 } }
+		case 'boost':
+			return { name: 'boost', properties: { amount: action.amount } }
+		case 'vote':
+			return { name: 'vote', properties: { choice: action.vote } }
+		default:
+			return null
+	}
 }
 
 /**
@@ -90,5 +105,6 @@ export async function dareAction(request: Request, context: Ctx, formData: FormD
 		return redirectWithError(back, translateError(t, code, language))
 	}
 	const anchor = 'dareId' in action ? `#dare-${action.dareId}` : ''
-	return redirectWithSuccess(`${back}${anchor}`, t(SUCCESS[action.intent]))
+	const event = keyEvent(action)
+	return redirectWithSuccess(`${back}${anchor}`, { message: t(SUCCESS[action.intent]), ...(event ? { event } : {}) })
 }
