@@ -38,6 +38,7 @@ export default [
 		route('start-session', 'routes/start-session.tsx'),
 		route('logout', 'routes/logout.ts'),
 		route('session/:id', 'routes/session.tsx'),
+		route('session/:id/card.png', 'routes/session-card.ts'),
 		route('overlay/:sessionId', 'routes/overlay.tsx'),
 		route(':platform/:channel', 'routes/channel.tsx'),
 		route('*', 'routes/not-found.tsx', { id: 'lang-not-found' }),

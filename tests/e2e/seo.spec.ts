@@ -41,6 +41,26 @@ test.describe('metadata for search and sharing', () => {
 		await expect(h.locator('meta[name="twitter:image:alt"]')).toHaveAttribute('content', tr('de', 'app.share-image-alt'))
 	})
 
+	test("a live session's card names the creator and the title, with its own generated image in the page's language", async ({ page, request, baseURL }) => {
+		await page.goto(`/tr/${live.platform}/${live.channel}`)
+		const h = page.locator('head')
+		const vars = { creator: live.creator, platform: 'Twitch' }
+		await expect(h.locator('meta[property="og:title"]')).toHaveAttribute('content', live.title)
+		await expect(h.locator('meta[property="og:description"]')).toHaveAttribute('content', tr('tr', 'sessions.share-description', vars))
+		await expect(h.locator('meta[property="og:type"]')).toHaveAttribute('content', 'video.other')
+		const image = `${baseURL}/tr/session/${live.id}/card.png`
+		await expect(h.locator('meta[property="og:image"]')).toHaveAttribute('content', image)
+		await expect(h.locator('meta[name="twitter:image"]')).toHaveAttribute('content', image)
+		await expect(h.locator('meta[property="og:image:alt"]')).toHaveAttribute('content', tr('tr', 'sessions.share-image-alt', { ...vars, title: live.title }))
+		const card = await request.get(image)
+		expect(card.status()).toBe(200)
+		expect(card.headers()['content-type']).toBe('image/png')
+		const png = await card.body()
+		// The PNG header's width and height: Open Graph's large image.
+		expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1200, 630])
+		expect((await request.get(`${baseURL}/tr/session/00000000-0000-4000-8000-000000000000/card.png`)).status()).toBe(404)
+	})
+
 	test('after a client-side navigation the head describes the new page only', async ({ page, baseURL }) => {
 		await page.goto('/en/terms')
 		await page.getByRole('contentinfo').getByRole('link', { name: tr('en', 'footer.privacy') }).click()

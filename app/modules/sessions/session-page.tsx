@@ -4,6 +4,7 @@ import { Form, Link, useLocation } from 'react-router'
 import { useGatedAction } from '#app/components/gated-action'
 import { useConsent } from '#app/modules/consent/consent-context'
 import { PageTitle } from '#app/components/page-title'
+import { SESSION_CARD } from '#app/modules/seo/session-card'
 import { SubmitButton } from '#app/components/forms'
 import type { Locale } from '#app/i18n/locales'
 import { DaresPanel } from '#app/modules/dares/dares-panel'
@@ -67,7 +68,16 @@ export function SessionPage(props: SessionPageProps) {
 	const creator = session.creatorName ?? session.channel
 	return (
 		<article className="session-page">
-			<PageTitle title={session.title} />
+			<PageTitle
+				title={session.title}
+				description={t(session.status === 'active' ? 'sessions.share-description' : 'sessions.share-description-ended', { creator, platform })}
+				image={{
+					url: `/${lang}/session/${session.id}/card.png`,
+					...SESSION_CARD,
+					alt: t('sessions.share-image-alt', { title: session.title, creator, platform }),
+				}}
+				type="video.other"
+			/>
 			{notLive ? (
 				<p className="notice" role="status">
 					{t('sessions.not-live')}
