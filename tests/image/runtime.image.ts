@@ -170,6 +170,16 @@ test('the runtime stage has no development dependencies', () => {
 	expect(existsSync(join(image, 'node_modules/vitest'))).toBe(false)
 })
 
+test("the session share card's renderer and fonts ship in the runtime stage", () => {
+	// What app/modules/seo/session-card.server.ts does, with only the image's files: text drawn means the fonts were found.
+	const script = `const { Resvg } = require('@resvg/resvg-js')
+const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="60"><text x="4" y="40" font-family="DejaVu Sans" font-size="32">Canlı ş</text></svg>'
+const fonts = ['content/fonts/DejaVuSans.ttf', 'content/fonts/DejaVuSans-Bold.ttf']
+const image = new Resvg(svg, { font: { loadSystemFonts: false, fontFiles: fonts, defaultFontFamily: 'DejaVu Sans' } }).render()
+process.stdout.write(String(image.pixels.some((v, i) => i % 4 === 3 && v > 0)))`
+	expect(run(['-e', script], imageEnv({}))).toBe('true')
+})
+
 describe.each(DATABASES)('the runtime stage on %s', (kind) => {
 	let server: { child: ChildProcess; output: () => string } | undefined
 	let port = 0
