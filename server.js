@@ -49,7 +49,7 @@ async function main() {
 		return
 	}
 
-	const { app, guard, services } = await module.createApp((line) => console.log(line))
+	const { app, guard, services, realtime } = await module.createApp((line) => console.log(line))
 	const server = express()
 	server.disable('x-powered-by')
 	server.use(guard)
@@ -76,6 +76,10 @@ async function main() {
 		},
 		server,
 	)
+	// The realtime relay's WebSocket endpoint (/realtime/v1/websocket) on the same port.
+	http.on('upgrade', (req, socket, head) => {
+		if (!realtime.handleUpgrade(req, socket, head)) socket.destroy()
+	})
 	http.listen(port, host, () => console.log(`Dareboost is listening on ${services.env.APP_URL} (${host}:${port})`))
 
 	const shutdown = () => {

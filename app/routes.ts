@@ -18,6 +18,7 @@ export default [
 	route('api/auth/username', 'routes/api/auth-username.ts'),
 	route('api/auth/provider/*', 'routes/api/auth-provider.ts'),
 	route('api/session', 'routes/api/session.ts'),
+	route('api/realtime/token', 'routes/api/realtime-token.ts'),
 	route('api/shop/buy', 'routes/api/shop-buy.ts'),
 	route('api/stripe/webhook', 'routes/api/stripe-webhook.ts'),
 	route(':lang', 'routes/lang.tsx', [

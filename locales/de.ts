@@ -210,6 +210,11 @@ const de = {
 		'danger-title': 'Dareboost verlassen',
 		'username-saved': 'Dein Benutzername ist jetzt {{username}}.',
 	},
+	realtime: {
+		'connecting': 'Verbinde …',
+		'live': 'Live-Updates',
+		'reconnecting': 'Verbindung wird wiederhergestellt …',
+	},
 	sessions: {
 		'start': 'Session starten',
 		'start-title': 'Live-Session starten',

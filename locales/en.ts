@@ -212,6 +212,11 @@ const en = {
 		'danger-title': 'Leave Dareboost',
 		'username-saved': 'Your username is now {{username}}.',
 	},
+	realtime: {
+		'connecting': 'Connecting…',
+		'live': 'Live updates',
+		'reconnecting': 'Reconnecting…',
+	},
 	sessions: {
 		'start': 'Start a session',
 		'start-title': 'Start a live session',

@@ -210,6 +210,11 @@ const es = {
 		'danger-title': 'Dejar Dareboost',
 		'username-saved': 'Tu nombre de usuario ahora es {{username}}.',
 	},
+	realtime: {
+		'connecting': 'Conectando…',
+		'live': 'Actualizaciones en directo',
+		'reconnecting': 'Reconectando…',
+	},
 	sessions: {
 		'start': 'Iniciar una sesión',
 		'start-title': 'Iniciar una sesión en directo',
@@ -237,7 +242,7 @@ const es = {
 		'agreement-accept': 'Aceptar y salir en directo',
 		'agreement-decline': 'Rechazar',
 		'agreement-checkbox': 'He leído y acepto el acuerdo de creador.',
-		'live': 'En directo',
+		'live': 'Actualizaciones en directo',
 		'ended': 'Terminada',
 		'by': 'de {{creator}}',
 		'card-tagline': 'Escribe un reto · apóyalo con monedas · vota el resultado',

@@ -210,6 +210,11 @@ const tr = {
 		'danger-title': 'Dareboost\'tan ayrıl',
 		'username-saved': 'Kullanıcı adın artık {{username}}.',
 	},
+	realtime: {
+		'connecting': 'Bağlanıyor…',
+		'live': 'Canlı güncellemeler',
+		'reconnecting': 'Yeniden bağlanıyor…',
+	},
 	sessions: {
 		'start': 'Oturum başlat',
 		'start-title': 'Canlı oturum başlat',

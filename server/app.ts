@@ -4,6 +4,7 @@ import express from 'express'
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from 'react-router'
 import { boot } from '#app/boot.server'
 import { analyticsRelay } from '#app/modules/analytics/relay.server'
+import { startRealtime, type Realtime } from '#app/modules/realtime/index.server'
 import { servicesContext, type AppServices } from '#app/context.server'
 import { bodyLimitFor, limitedBody, refuseTooLarge } from '#app/security/body-limit.server'
 import { createGuard } from '#app/security/guard.server'
@@ -19,8 +20,19 @@ export { runMigrations } from '#app/db/migrate-command.server'
  */
 export async function createApp(
 	log?: (line: string) => void,
-): Promise<{ app: express.Express; guard: express.RequestHandler; services: AppServices }> {
-	const services = await boot(log)
+): Promise<{ app: express.Express; guard: express.RequestHandler; services: AppServices; realtime: Realtime }> {
+	const booted = await boot(log)
+	const realtime = await startRealtime(booted)
+	// Stopped with the rest of the background work, before the database closes.
+	const services: AppServices = {
+		...booted,
+		background: {
+			stop: async () => {
+				await realtime.stop()
+				await booted.background.stop()
+			},
+		},
+	}
 	const app = express()
 	app.disable('x-powered-by')
 	// Liveness and readiness for load balancers and the Docker healthcheck.
@@ -50,7 +62,7 @@ export async function createApp(
 			next(error)
 		}
 	})
-	return { app, guard: createGuard(services.env), services }
+	return { app, guard: createGuard(services.env), services, realtime }
 }
 
 /**

@@ -7,6 +7,7 @@ import { toAppError } from '#app/db/database.server'
 import { publishDocumentVersions } from '#app/db/published-documents.server'
 import { startDareSweeper } from '#app/modules/dares/sweeper.server'
 import { claimsFor, createAuthUser, describeEachDatabase, openConnection, rejectionOf } from '#tests/support/databases'
+import { liveSession, participant, type Session } from '#tests/support/dares'
 import { fundWallet, ledgerProblems } from '#tests/support/wallet'
 
 /**
@@ -15,30 +16,6 @@ import { fundWallet, ledgerProblems } from '#tests/support/wallet'
  * `authenticated` user with that user's claims, and checks after each that
  * the ledger holds (ledger.check() has no row) and who got which coins.
  */
-
-type Session = { id: string; creator: string }
-
-async function participant(db: Queryable, coins = 0): Promise<string> {
-	const id = await createAuthUser(db)
-	await db.query(`insert into public.profiles (id, username) values ($1, $2)`, [id, `u${id.slice(0, 8)}`])
-	await db.query(
-		`insert into public.consents (user_id, kind, version) values ($1, 'terms_of_service', app_private.current_document_version('terms_of_service'))`,
-		[id],
-	)
-	if (coins > 0) await fundWallet(db, id, coins)
-	return id
-}
-
-async function liveSession(db: Queryable, settings: Partial<Record<'min_boost' | 'max_dares_per_user' | 'max_free_dares_per_user' | 'voting_duration', number>> = {}): Promise<Session> {
-	const creator = await participant(db)
-	const row = { creator_id: creator, title: 'Live', platform: 'twitch', channel: `c_${randomUUID().slice(0, 8)}`, ...settings }
-	const columns = Object.keys(row)
-	const { rows } = await db.query<{ id: string }>(
-		`insert into public.sessions (${columns.join(', ')}) values (${columns.map((_, i) => `$${i + 1}`).join(', ')}) returning id`,
-		Object.values(row),
-	)
-	return { id: rows[0]!.id, creator }
-}
 
 const key = () => randomUUID()
 

@@ -2,7 +2,10 @@ import { expect, test } from 'vitest'
 import { asUser } from '#app/db/as-user.server'
 import type { Database } from '#app/db/database.server'
 import type { JwtClaims } from '#app/db/as-user.server'
+import { randomUUID } from 'node:crypto'
+import { publishDocumentVersions } from '#app/db/published-documents.server'
 import { claimsFor, createAuthUser, describeEachDatabase } from '#tests/support/databases'
+import { liveSession, participant } from '#tests/support/dares'
 
 /**
  * Whether `claims` may receive broadcasts on `topic`, decided the way Supabase
@@ -123,5 +126,49 @@ describeEachDatabase('realtime', (getDb) => {
 		expect(await canReceive(db, null, `session_updates_${id}x`)).toBe(false)
 		// The session policy opens no wallet topic to visitors.
 		expect(await canReceive(db, null, `wallets_${a}`)).toBe(false)
+	})
+
+	test('a committed dare, boost, vote or stop marks its session once per statement; a rolled-back one marks nothing', async () => {
+		const db = getDb()
+		await publishDocumentVersions(db, { terms_of_service: 'v1', creator_agreement: 'v1' })
+		const session = await liveSession(db)
+		const viewer = await participant(db, 1000)
+		const marks = async () => (await db.query<{ n: number }>('select count(*)::int as n from app_private.session_marks where session_id = $1', [session.id])).rows[0]!.n
+		const dareId = await asUser(db, claimsFor(viewer), async (tx) => {
+			const { rows } = await tx.query<{ id: string }>('select id from public.create_dare($1, $2, $3, $4)', ['Juggle three oranges', session.id, 0, randomUUID()])
+			return rows[0]!.id
+		})
+		const afterCreate = await marks()
+		expect(afterCreate).toBeGreaterThan(0)
+		await asUser(db, claimsFor(viewer), (tx) => tx.query('select public.boost_dare($1, 100, $2)', [dareId, randomUUID()]))
+		expect(await marks()).toBeGreaterThan(afterCreate)
+		const before = await marks()
+		const rollback = new Error('rollback')
+		await asUser(db, claimsFor(viewer), async (tx) => {
+			await tx.query('select public.boost_dare($1, 100, $2)', [dareId, randomUUID()])
+			throw rollback
+		}).catch((error: unknown) => {
+			if (error !== rollback) throw error
+		})
+		expect(await marks()).toBe(before)
+	})
+
+	test('the marks are private: neither visitors nor users can read, write or delete them', async () => {
+		const db = getDb()
+		const user = await createAuthUser(db)
+		for (const claims of [null, claimsFor(user)]) {
+			for (const sql of [
+				'select * from app_private.session_marks',
+				`insert into app_private.session_marks (session_id) values ('${randomUUID()}')`,
+				'delete from app_private.session_marks',
+				'select app_private.mark_sessions()',
+			]) {
+				const error = await asUser(db, claims, (tx) => tx.query(sql)).then(
+					() => null,
+					(e: unknown) => e as { code?: string },
+				)
+				expect(error?.code, sql).toBe('42501')
+			}
+		}
 	})
 })

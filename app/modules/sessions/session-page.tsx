@@ -1,6 +1,6 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Form, Link, useLocation } from 'react-router'
+import { Form, Link, useLocation, useNavigation, useRevalidator } from 'react-router'
 import { useGatedAction } from '#app/components/gated-action'
 import { useConsent } from '#app/modules/consent/consent-context'
 import { PageTitle } from '#app/components/page-title'
@@ -9,10 +9,49 @@ import { SubmitButton } from '#app/components/forms'
 import type { Locale } from '#app/i18n/locales'
 import { DaresPanel } from '#app/modules/dares/dares-panel'
 import type { DareView } from '#app/modules/dares/service.server'
+import { useLiveTopic } from '#app/modules/realtime/use-live'
 import { useHydrated } from '#app/utils/use-hydrated'
 import type { StreamPlatform } from './schemas'
 import type { SessionPageData, SessionSummary } from './service.server'
 import { StartSessionButton, type LinkedChannel } from './start-session-form'
+
+/**
+ * The page's live updates (session_updates_{id}): every update revalidates
+ * the page's data (one at a time, the latest last), so each viewer sees their
+ * own marks too; the indicator says whether updates are arriving. Rendered
+ * after hydration only: without JavaScript the page is right on every action
+ * and reload.
+ */
+function LiveIndicator({ sessionId }: { sessionId: string }) {
+	const hydrated = useHydrated()
+	return <span className="live-state">{hydrated ? <LiveSubscription sessionId={sessionId} /> : null}</span>
+}
+
+function LiveSubscription({ sessionId }: { sessionId: string }) {
+	const { t } = useTranslation()
+	const revalidator = useRevalidator()
+	const navigation = useNavigation()
+	// Never beside a navigation or submission: its loaders carry the action's
+	// toast, which a concurrent revalidation would take and lose.
+	const busy = revalidator.state !== 'idle' || navigation.state !== 'idle'
+	// An update meanwhile asks for one more afterwards (the latest data last).
+	const again = useRef(false)
+	const state = useLiveTopic(`session_updates_${sessionId}`, () => {
+		if (busy) again.current = true
+		else void revalidator.revalidate()
+	})
+	useEffect(() => {
+		if (!busy && again.current) {
+			again.current = false
+			void revalidator.revalidate()
+		}
+	}, [busy, revalidator])
+	return (
+		<span className={`live-state__label live-state__label--${state}`} role="status">
+			{t(`realtime.${state}`)}
+		</span>
+	)
+}
 
 /** The spec's clipboard "copied" indicator lasts 1,500 ms. */
 export const COPIED_MS = 1500
@@ -88,6 +127,7 @@ export function SessionPage(props: SessionPageProps) {
 					<span className={`badge badge--${session.status}`}>{session.status === 'active' ? t('sessions.live') : t('sessions.ended')}</span>
 					<span className={`platform platform--${session.platform}`}>{platform}</span>
 					<span>{session.channel}</span>
+					{session.status === 'active' ? <LiveIndicator sessionId={session.id} /> : null}
 				</p>
 				<h1>{session.title}</h1>
 				<p className="muted">{t('sessions.by', { creator })}</p>

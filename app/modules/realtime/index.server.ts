@@ -1,0 +1,44 @@
+import type { IncomingMessage } from 'node:http'
+import type { Duplex } from 'node:stream'
+import type { AppServices } from '#app/context.server'
+import { createRelay } from './relay.server'
+import { startSessionUpdates } from './session-updates.server'
+import { realtimeKey, verifyRealtimeToken } from './tokens.server'
+
+export interface Realtime {
+	/** For the HTTP server's 'upgrade' event: true when the request was the relay's. */
+	handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean
+	stop(): Promise<void>
+}
+
+/**
+ * Live updates on the platform in use. Local: the app's own relay on the
+ * app's port, fed by the session broadcaster. Supabase: the broadcaster
+ * publishes through realtime.send (Supabase Realtime delivers them, after
+ * the same policies); the browser connects to Supabase directly.
+ */
+export async function startRealtime({ env, db }: Pick<AppServices, 'env' | 'db'>): Promise<Realtime> {
+	if (env.PLATFORM === 'supabase' || !env.BETTER_AUTH_SECRET) {
+		const updates = await startSessionUpdates({
+			db,
+			publish: async (topic, update) => {
+				await db.query("select realtime.send($1::jsonb, 'update', $2, true)", [JSON.stringify(update), topic])
+			},
+		})
+		return { handleUpgrade: () => false, stop: updates.stop }
+	}
+	const key = realtimeKey(env.BETTER_AUTH_SECRET)
+	const relay = createRelay({ db, origin: new URL(env.APP_URL).origin, verify: (token) => verifyRealtimeToken(key, token) })
+	const updates = await startSessionUpdates({
+		db,
+		publish: (topic, update) => void relay.broadcast(topic, 'update', update),
+		wanted: () => new Set(relay.topics()),
+	})
+	return {
+		handleUpgrade: relay.handleUpgrade,
+		stop: async () => {
+			await updates.stop()
+			await relay.close()
+		},
+	}
+}

@@ -1,0 +1,243 @@
+import type { IncomingMessage } from 'node:http'
+import type { Duplex } from 'node:stream'
+import { WebSocketServer, type RawData, type WebSocket } from 'ws'
+import type { Database } from '#app/db/database.server'
+import { decodeFrame, encodeFrame, MAX_FRAME_BYTES, parseVsn, reply, type Frame, type Vsn } from './protocol.server'
+import type { RealtimeClaims } from './tokens.server'
+
+/**
+ * The local platform's realtime relay: the Phoenix channel protocol that
+ * realtime-js speaks (Supabase Realtime's broadcast part), on the app's own
+ * port at /realtime/v1/websocket. Private channels only; who may join a topic
+ * is decided in SQL by the SELECT policies on realtime.messages, as Supabase
+ * Realtime decides it (authoriseTopic). Server-sent broadcasts only: what a
+ * client pushes besides join, leave, heartbeat and token updates is dropped.
+ */
+export const RELAY_PATH = '/realtime/v1/websocket'
+
+export const RELAY_LIMITS = {
+	/** Largest frame a client may send (ws closes the socket with 1009 beyond it). */
+	maxFrameBytes: MAX_FRAME_BYTES,
+	channelsPerSocket: 100,
+	socketsPerClient: 20,
+	/** How often expired tokens are looked for (their channels are closed). */
+	expiryCheckMs: 1000,
+}
+
+export interface RelayOptions {
+	db: Database
+	/** The app's origin (APP_URL): a browser's Origin header must be this one. */
+	origin: string
+	verify(token: unknown): Promise<{ claims: RealtimeClaims; exp: number } | null>
+	limits?: Partial<typeof RELAY_LIMITS>
+}
+
+interface Channel {
+	topic: string
+	claims: RealtimeClaims
+	exp: number
+}
+
+interface Connection {
+	ws: WebSocket
+	vsn: Vsn
+	client: string
+	apikey: string | null
+	channels: Map<string, Channel>
+}
+
+class Verdict {
+	constructor(readonly allowed: boolean) {}
+}
+
+/**
+ * May these claims receive broadcasts on `topic`? Supabase Realtime's check
+ * (Realtime.Tenants.Authorization): in one transaction, a probe message for
+ * the topic is written, then, as the joining role with its claims and
+ * realtime.topic set, the probe is read back; the policies decide whether
+ * it is visible. The transaction is always rolled back.
+ */
+export async function authoriseTopic(db: Database, topic: string, claims: RealtimeClaims): Promise<boolean> {
+	try {
+		await db.transaction(async (tx) => {
+			const { rows } = await tx.query<{ id: string }>(
+				"insert into realtime.messages (topic, extension, private, event, payload) values ($1, 'broadcast', true, 'probe', '{}') returning id",
+				[topic],
+			)
+			await tx.query("select set_config('role', $1, true), set_config('request.jwt.claims', $2, true), set_config('realtime.topic', $3, true)", [
+				claims.role,
+				JSON.stringify(claims),
+				topic,
+			])
+			const seen = await tx.query('select 1 from realtime.messages where id = $1', [rows[0]!.id])
+			throw new Verdict(seen.rows.length > 0)
+		})
+	} catch (error) {
+		if (error instanceof Verdict) return error.allowed
+		throw error
+	}
+	return false
+}
+
+export function createRelay(options: RelayOptions) {
+	const limits = { ...RELAY_LIMITS, ...options.limits }
+	const wss = new WebSocketServer({ noServer: true, maxPayload: limits.maxFrameBytes })
+	const connections = new Set<Connection>()
+	const subscribers = new Map<string, Set<Connection>>()
+	const perClient = new Map<string, number>()
+
+	const send = (conn: Connection, frame: Frame) => {
+		if (conn.ws.readyState === conn.ws.OPEN) conn.ws.send(encodeFrame(conn.vsn, frame))
+	}
+
+	const leave = (conn: Connection, topic: string) => {
+		conn.channels.delete(topic)
+		const set = subscribers.get(topic)
+		set?.delete(conn)
+		if (set?.size === 0) subscribers.delete(topic)
+	}
+
+	/** Ends a channel from the server's side, as Supabase Realtime does: a system error, then phx_close. */
+	const closeChannel = (conn: Connection, topic: string, message: string) => {
+		send(conn, { joinRef: null, ref: null, topic, event: 'system', payload: { status: 'error', extension: 'system', message, channel: topic.replace(/^realtime:/, '') } })
+		send(conn, { joinRef: null, ref: null, topic, event: 'phx_close', payload: {} })
+		leave(conn, topic)
+	}
+
+	const join = async (conn: Connection, frame: Frame) => {
+		const config = (frame.payload.config ?? {}) as { private?: unknown }
+		if (!frame.topic.startsWith('realtime:') || frame.topic.length === 'realtime:'.length) {
+			return send(conn, reply(frame, 'error', { reason: 'Topic must start with realtime:' }))
+		}
+		if (config.private !== true) return send(conn, reply(frame, 'error', { reason: 'Only private channels are supported' }))
+		if (!conn.channels.has(frame.topic) && conn.channels.size >= limits.channelsPerSocket) {
+			return send(conn, reply(frame, 'error', { reason: 'Too many channels' }))
+		}
+		const verified = await options.verify(frame.payload.access_token ?? conn.apikey)
+		if (!verified) return send(conn, reply(frame, 'error', { reason: 'Invalid token' }))
+		const name = frame.topic.slice('realtime:'.length)
+		if (!(await authoriseTopic(options.db, name, verified.claims))) {
+			return send(conn, reply(frame, 'error', { reason: `Unauthorized: You do not have permissions to read from this Channel topic: ${name}` }))
+		}
+		if (conn.ws.readyState !== conn.ws.OPEN) return
+		conn.channels.set(frame.topic, { topic: name, claims: verified.claims, exp: verified.exp })
+		let set = subscribers.get(frame.topic)
+		if (!set) subscribers.set(frame.topic, (set = new Set()))
+		set.add(conn)
+		send(conn, reply(frame, 'ok', { postgres_changes: [] }))
+	}
+
+	/** A new token for a joined channel: checked and the topic authorised again, else the channel is closed. */
+	const refresh = async (conn: Connection, frame: Frame) => {
+		const channel = conn.channels.get(frame.topic)
+		if (!channel) return
+		const verified = await options.verify(frame.payload.access_token)
+		if (!verified) return closeChannel(conn, frame.topic, 'Invalid token')
+		if (!(await authoriseTopic(options.db, channel.topic, verified.claims))) return closeChannel(conn, frame.topic, 'Unauthorized')
+		channel.claims = verified.claims
+		channel.exp = verified.exp
+	}
+
+	const onMessage = (conn: Connection, data: RawData, isBinary: boolean) => {
+		// Binary frames are client broadcasts (realtime-js's binary serializer): not accepted here.
+		if (isBinary) return
+		const frame = decodeFrame(conn.vsn, data.toString())
+		if (!frame) return conn.ws.close(1007, 'Malformed frame')
+		if (frame.topic === 'phoenix' && frame.event === 'heartbeat') return send(conn, reply(frame, 'ok', {}))
+		const fail = (error: unknown) => {
+			console.error(`realtime: ${frame.event} failed: ${error instanceof Error ? error.message : String(error)}`)
+			send(conn, reply(frame, 'error', { reason: 'Internal error' }))
+		}
+		switch (frame.event) {
+			case 'phx_join':
+				return void join(conn, frame).catch(fail)
+			case 'access_token':
+				return void refresh(conn, frame).catch(fail)
+			case 'phx_leave':
+				leave(conn, frame.topic)
+				return send(conn, reply(frame, 'ok', {}))
+			default:
+				return
+		}
+	}
+
+	const expiry = setInterval(() => {
+		const now = Date.now() / 1000
+		for (const conn of connections) for (const [topic, channel] of conn.channels) if (channel.exp <= now) closeChannel(conn, topic, 'Token has expired')
+	}, limits.expiryCheckMs)
+	expiry.unref()
+
+	const refuse = (socket: Duplex, status: string) => {
+		socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`)
+	}
+
+	return {
+		/** The HTTP server's 'upgrade' event; true when the request was the relay's (handled or refused). */
+		handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean {
+			const url = new URL(req.url ?? '/', 'http://relay')
+			if (url.pathname !== RELAY_PATH) return false
+			// Browsers always send Origin on a WebSocket: another site's page is refused.
+			if (req.headers.origin !== undefined && req.headers.origin !== options.origin) {
+				refuse(socket, '403 Forbidden')
+				return true
+			}
+			const vsn = parseVsn(url.searchParams.get('vsn'))
+			if (!vsn) {
+				refuse(socket, '400 Bad Request')
+				return true
+			}
+			const client = req.socket.remoteAddress ?? 'unknown'
+			if ((perClient.get(client) ?? 0) >= limits.socketsPerClient) {
+				refuse(socket, '429 Too Many Requests')
+				return true
+			}
+			wss.handleUpgrade(req, socket, head, (ws) => {
+				const conn: Connection = { ws, vsn, client, apikey: url.searchParams.get('apikey'), channels: new Map() }
+				connections.add(conn)
+				perClient.set(client, (perClient.get(client) ?? 0) + 1)
+				ws.on('message', (data, isBinary) => onMessage(conn, data, isBinary))
+				ws.on('error', () => ws.terminate())
+				ws.on('close', () => {
+					for (const topic of [...conn.channels.keys()]) leave(conn, topic)
+					connections.delete(conn)
+					const left = (perClient.get(client) ?? 1) - 1
+					if (left > 0) perClient.set(client, left)
+					else perClient.delete(client)
+				})
+			})
+			return true
+		},
+
+		/** Sends a broadcast to every subscriber of `topic` (without the realtime: prefix); how many got it. */
+		broadcast(topic: string, event: string, payload: Record<string, unknown>): number {
+			const full = `realtime:${topic}`
+			const set = subscribers.get(full)
+			if (!set) return 0
+			const frame: Frame = { joinRef: null, ref: null, topic: full, event: 'broadcast', payload: { type: 'broadcast', event, payload } }
+			// Encoded once per protocol version, not once per subscriber.
+			const encoded = new Map<Vsn, string>()
+			let sent = 0
+			for (const conn of set) {
+				if (conn.ws.readyState !== conn.ws.OPEN) continue
+				let text = encoded.get(conn.vsn)
+				if (!text) encoded.set(conn.vsn, (text = encodeFrame(conn.vsn, frame)))
+				conn.ws.send(text)
+				sent++
+			}
+			return sent
+		},
+
+		/** The topics (without the prefix) someone on this instance is subscribed to. */
+		topics(): string[] {
+			return [...subscribers.keys()].map((topic) => topic.slice('realtime:'.length))
+		},
+
+		async close() {
+			clearInterval(expiry)
+			for (const conn of connections) conn.ws.terminate()
+			await new Promise<void>((resolve) => wss.close(() => resolve()))
+		},
+	}
+}
+
+export type Relay = ReturnType<typeof createRelay>

@@ -1,0 +1,185 @@
+import { randomUUID } from 'node:crypto'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { RealtimeClient, type RealtimeChannel } from '@supabase/realtime-js'
+import { afterEach, beforeEach, expect, test } from 'vitest'
+import WebSocket from 'ws'
+import { asUser } from '#app/db/as-user.server'
+import type { Database } from '#app/db/database.server'
+import { publishDocumentVersions } from '#app/db/published-documents.server'
+import { createRelay, type Relay } from '#app/modules/realtime/relay.server'
+import { sessionTopic, startSessionUpdates, type SessionUpdate } from '#app/modules/realtime/session-updates.server'
+import { mintRealtimeToken, realtimeKey, verifyRealtimeToken } from '#app/modules/realtime/tokens.server'
+import { LOCAL_API_KEY } from '#app/modules/realtime/use-live'
+import { claimsFor, describeEachDatabase } from '#tests/support/databases'
+import { liveSession, participant } from '#tests/support/dares'
+
+/**
+ * The local relay with the real client: realtime-js (no hand-written client)
+ * joins private topics, is refused what the SQL policies refuse, receives the
+ * session broadcaster's updates (coalesced: a burst of boosts is a few
+ * updates, not one each), is cut off when its token expires or is swapped
+ * for one that may not read the topic, and keeps its heartbeat.
+ */
+
+const ORIGIN = 'http://app.test'
+const key = realtimeKey('a realtime test secret of at least 32 characters')
+
+type Harness = { server: Server; relay: Relay; url: string; stop: () => Promise<void> }
+
+async function startHarness(db: Database): Promise<Harness> {
+	const relay = createRelay({ db, origin: ORIGIN, verify: (token) => verifyRealtimeToken(key, token), limits: { expiryCheckMs: 100 } })
+	const updates = await startSessionUpdates({
+		db,
+		publish: (topic, update) => void relay.broadcast(topic, 'update', update),
+		wanted: () => new Set(relay.topics()),
+		intervalMs: 100,
+	})
+	const server = createServer((_req, res) => res.writeHead(404).end())
+	server.on('upgrade', (req, socket, head) => {
+		if (!relay.handleUpgrade(req, socket, head)) socket.destroy()
+	})
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+	const { port } = server.address() as AddressInfo
+	return {
+		server,
+		relay,
+		url: `ws://127.0.0.1:${port}/realtime/v1`,
+		stop: async () => {
+			await updates.stop()
+			await relay.close()
+			await new Promise<void>((resolve) => server.close(() => resolve()))
+		},
+	}
+}
+
+const clients: RealtimeClient[] = []
+
+/** A client as the page makes one (app/modules/realtime/use-live.ts): the token in hand before the first join. */
+async function client(h: Harness, token: () => Promise<string>, options: { heartbeatIntervalMs?: number } = {}) {
+	const c = new RealtimeClient(h.url, { transport: WebSocket as never, accessToken: token, params: { apikey: LOCAL_API_KEY }, ...options })
+	clients.push(c)
+	await c.setAuth()
+	return c
+}
+
+/** Subscribes and resolves with the first status other than a retry in flight, and the statuses seen. */
+function join(c: RealtimeClient, topic: string, onUpdate?: (update: SessionUpdate) => void) {
+	const statuses: string[] = []
+	const channel: RealtimeChannel = c.channel(topic, { config: { private: true } })
+	if (onUpdate) channel.on('broadcast', { event: 'update' }, (message) => onUpdate(message.payload as SessionUpdate))
+	const first = new Promise<string>((resolve) => channel.subscribe((status) => (statuses.push(status), resolve(status))))
+	return { channel, statuses, first }
+}
+
+async function until(check: () => boolean, ms = 5000) {
+	const end = Date.now() + ms
+	while (!check()) {
+		if (Date.now() > end) throw new Error('timed out')
+		await new Promise((resolve) => setTimeout(resolve, 20))
+	}
+}
+
+describeEachDatabase('the realtime relay', (getDb) => {
+	// Each test has a fresh database (describeEachDatabase), and its own relay on it.
+	let h: Harness
+	beforeEach(async () => {
+		await publishDocumentVersions(getDb(), { terms_of_service: 'v1', creator_agreement: 'v1' })
+		h = await startHarness(getDb())
+	})
+	afterEach(async () => {
+		for (const c of clients.splice(0)) c.disconnect()
+		await h.stop()
+	})
+
+	const anon = async () => (await mintRealtimeToken(key, null)).token
+	const as = (userId: string) => async () => (await mintRealtimeToken(key, claimsFor(userId))).token
+
+	test('a visitor joins a session topic and gets one complete update per batch, in order, after the boosts commit', async () => {
+		const db = getDb()
+		const session = await liveSession(db)
+		const viewer = await participant(db, 2000)
+		const updates: SessionUpdate[] = []
+		const { first } = join(await client(h, anon), sessionTopic(session.id), (u) => updates.push(u))
+		expect(await first).toBe('SUBSCRIBED')
+
+		const dareId = await asUser(db, claimsFor(viewer), async (tx) => {
+			const { rows } = await tx.query<{ id: string }>('select id from public.create_dare($1, $2, $3, $4)', ['Juggle three oranges', session.id, 0, randomUUID()])
+			for (let i = 0; i < 20; i++) await tx.query('select public.boost_dare($1, $2, $3)', [rows[0]!.id, 50, randomUUID()])
+			return rows[0]!.id
+		})
+		await until(() => updates.some((u) => (u.sessionData.dares as { id: string; pot: number }[]).some((d) => d.id === dareId && d.pot === 1000)))
+		// One transaction, one update: its marks are coalesced, not one message per boost.
+		expect(updates.length).toBeLessThanOrEqual(2)
+		expect(updates.map((u) => u.seq)).toEqual([...updates.map((u) => u.seq)].sort((a, b) => a - b))
+		expect(updates.at(-1)!.updatedKeys).toEqual(['session', 'dares'])
+		expect((updates.at(-1)!.sessionData.session as { id: string }).id).toBe(session.id)
+	})
+
+	test('refused: another user’s wallet, a wallet as a visitor, a public channel, a forged or missing token', async () => {
+		const db = getDb()
+		const alice = await participant(db)
+		const bob = await participant(db)
+		expect(await join(await client(h, as(alice)), `wallets_${alice}`).first).toBe('SUBSCRIBED')
+		expect(await join(await client(h, as(bob)), `wallets_${alice}`).first).toBe('CHANNEL_ERROR')
+		expect(await join(await client(h, anon), `wallets_${alice}`).first).toBe('CHANNEL_ERROR')
+		const open = (await client(h, anon)).channel(`wallets_${alice}`, { config: { private: false } })
+		expect(await new Promise((resolve) => open.subscribe(resolve))).toBe('CHANNEL_ERROR')
+		const forged = (await mintRealtimeToken(realtimeKey('another secret, another deployment, 32+ chars'), claimsFor(alice))).token
+		expect(await join(await client(h, async () => forged), `wallets_${alice}`).first).toBe('CHANNEL_ERROR')
+		// A topic naming no session is no topic.
+		expect(await join(await client(h, anon), sessionTopic(randomUUID())).first).toBe('CHANNEL_ERROR')
+	})
+
+	test("another site's page cannot open the socket; an unknown protocol version neither", async () => {
+		const status = (url: string, origin?: string) =>
+			new Promise<number>((resolve) => {
+				const ws = new WebSocket(url, origin ? { origin } : {})
+				ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0))
+				ws.on('open', () => (ws.close(), resolve(101)))
+				ws.on('error', () => {})
+			})
+		expect(await status(`${h.url}/websocket?vsn=2.0.0`, 'https://evil.example')).toBe(403)
+		expect(await status(`${h.url}/websocket?vsn=9.9.9`, ORIGIN)).toBe(400)
+		expect(await status(`${h.url}/websocket?vsn=2.0.0`, ORIGIN)).toBe(101)
+	})
+
+	test('cut off when the token expires, and when a new token may not read the topic', async () => {
+		const db = getDb()
+		const alice = await participant(db)
+		const bob = await participant(db)
+		// A token with two seconds left.
+		const short = (await mintRealtimeToken(key, claimsFor(alice), Date.now() - 598_000)).token
+		const expiring = join(await client(h, async () => short), `wallets_${alice}`)
+		expect(await expiring.first).toBe('SUBSCRIBED')
+		await until(() => expiring.statuses.length > 1)
+		expect(expiring.statuses[1]).not.toBe('SUBSCRIBED')
+
+		let token = await as(alice)()
+		const c = await client(h, async () => token)
+		const swapped = join(c, `wallets_${alice}`)
+		expect(await swapped.first).toBe('SUBSCRIBED')
+		token = await as(bob)()
+		await c.setAuth()
+		await until(() => swapped.statuses.length > 1)
+		expect(swapped.statuses[1]).not.toBe('SUBSCRIBED')
+	})
+
+	test('the heartbeat is answered: the socket stays up across several beats', async () => {
+		const c = await client(h, anon, { heartbeatIntervalMs: 200 })
+		const session = await liveSession(getDb())
+		const beats: string[] = []
+		c.onHeartbeat((status) => beats.push(status))
+		expect(await join(c, sessionTopic(session.id)).first).toBe('SUBSCRIBED')
+		await until(() => beats.filter((b) => b === 'ok').length >= 3)
+		expect(beats).not.toContain('timeout')
+		expect(c.isConnected()).toBe(true)
+	})
+})
+
+test("the browser's client keeps realtime-js's defaults: heartbeat 25 s, timeout 10 s, reconnect after 1, 2, 5, 10 s", () => {
+	const c = new RealtimeClient('ws://127.0.0.1:1/realtime/v1', { params: { apikey: LOCAL_API_KEY }, transport: WebSocket as never })
+	expect(c.heartbeatIntervalMs).toBe(25_000)
+	expect(c.timeout).toBe(10_000)
+	expect([1, 2, 3, 4, 5].map((tries) => c.reconnectAfterMs(tries))).toEqual([1000, 2000, 5000, 10_000, 10_000])
+})
