@@ -70,7 +70,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 		? await queryAsViewer(context, async (tx) => {
 				const { username, gate } = await accountGate(tx, documents.terms_of_service, documents.creator_agreement)
 				// `totp`: the delete-account confirmation asks for a code instead of the password.
-				return { email: viewer.email, username, gate, balance: await readOwnBalance(tx), totp: viewer.totpEnabled === true }
+				return { userId: viewer.userId, email: viewer.email, username, gate, balance: await readOwnBalance(tx), totp: viewer.totpEnabled === true }
 			})
 		: null
 	return data(

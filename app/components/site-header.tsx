@@ -6,7 +6,7 @@ import { LanguageLinks, LanguageSwitcher } from './language-switcher'
 import { LogoMark } from './logo'
 import { WalletBalance } from './wallet-balance'
 
-export type HeaderAccount = { email: string | null; username: string | null; balance?: number | null }
+export type HeaderAccount = { userId: string; email: string | null; username: string | null; balance?: number | null }
 
 /**
  * The site header. Wide screens show everything in one row; a phone shows
@@ -30,7 +30,7 @@ export function SiteHeader({ locale, account }: { locale: Locale; account: Heade
 				<LanguageSwitcher locale={locale} />
 				{account ? (
 					<>
-						{account.balance != null ? <WalletBalance locale={locale} balance={account.balance} /> : null}
+						{account.balance != null ? <WalletBalance locale={locale} balance={account.balance} userId={account.userId} /> : null}
 						<Link to={`/${locale}/settings`} className="account-name" title={accountLabel ?? undefined}>
 							{accountLabel}
 						</Link>

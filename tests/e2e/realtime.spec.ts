@@ -33,4 +33,21 @@ test.describe('the session page, live', { tag: '@js-only' }, () => {
 		await expect(page.getByRole('listitem').filter({ hasText: `Balance a spoon ${login}` })).toBeVisible({ timeout: 5000 })
 		expect(await page.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere)).toBe(true)
 	})
+	test('en: the header balance follows a purchase made in another tab, without a reload', async ({ page, context }) => {
+		await readyAccount(page, 'en', 'livewallet')
+		await page.goto('/en/terms')
+		const balance = page.getByTestId('wallet-balance')
+		await expect(balance).toHaveText(/\b0$/)
+		await page.evaluate(() => ((window as unknown as { stillHere: boolean }).stillHere = true))
+		// Wait for the subscription: the socket's join reaches the relay before the purchase.
+		await page.waitForTimeout(1500)
+
+		const other = await context.newPage()
+		await other.goto('/en/shop')
+		await other.getByRole('button', { name: tr('en', 'shop.buy', { price: '€4.99' }) }).click()
+		await expect(other.getByTestId('wallet-balance')).toHaveText(/500$/)
+
+		await expect(balance).toHaveText(/500$/, { timeout: 5000 })
+		expect(await page.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere)).toBe(true)
+	})
 })

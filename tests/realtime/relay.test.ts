@@ -8,7 +8,7 @@ import { asUser } from '#app/db/as-user.server'
 import type { Database } from '#app/db/database.server'
 import { publishDocumentVersions } from '#app/db/published-documents.server'
 import { createRelay, type Relay } from '#app/modules/realtime/relay.server'
-import { sessionTopic, startSessionUpdates, type SessionUpdate } from '#app/modules/realtime/session-updates.server'
+import { sessionTopic, startBroadcaster, type SessionUpdate } from '#app/modules/realtime/broadcaster.server'
 import { mintRealtimeToken, realtimeKey, verifyRealtimeToken } from '#app/modules/realtime/tokens.server'
 import { LOCAL_API_KEY } from '#app/modules/realtime/use-live'
 import { claimsFor, describeEachDatabase } from '#tests/support/databases'
@@ -29,9 +29,9 @@ type Harness = { server: Server; relay: Relay; url: string; stop: () => Promise<
 
 async function startHarness(db: Database): Promise<Harness> {
 	const relay = createRelay({ db, origin: ORIGIN, verify: (token) => verifyRealtimeToken(key, token), limits: { expiryCheckMs: 100 } })
-	const updates = await startSessionUpdates({
+	const updates = await startBroadcaster({
 		db,
-		publish: (topic, update) => void relay.broadcast(topic, 'update', update),
+		publish: (topic, event, payload) => void relay.broadcast(topic, event, payload),
 		wanted: () => new Set(relay.topics()),
 		intervalMs: 100,
 	})

@@ -133,7 +133,7 @@ describeEachDatabase('realtime', (getDb) => {
 		await publishDocumentVersions(db, { terms_of_service: 'v1', creator_agreement: 'v1' })
 		const session = await liveSession(db)
 		const viewer = await participant(db, 1000)
-		const marks = async () => (await db.query<{ n: number }>('select count(*)::int as n from app_private.session_marks where session_id = $1', [session.id])).rows[0]!.n
+		const marks = async () => (await db.query<{ n: number }>('select count(*)::int as n from app_private.realtime_marks where topic = $1', [`session_updates_${session.id}`])).rows[0]!.n
 		const dareId = await asUser(db, claimsFor(viewer), async (tx) => {
 			const { rows } = await tx.query<{ id: string }>('select id from public.create_dare($1, $2, $3, $4)', ['Juggle three oranges', session.id, 0, randomUUID()])
 			return rows[0]!.id
@@ -158,9 +158,9 @@ describeEachDatabase('realtime', (getDb) => {
 		const user = await createAuthUser(db)
 		for (const claims of [null, claimsFor(user)]) {
 			for (const sql of [
-				'select * from app_private.session_marks',
-				`insert into app_private.session_marks (session_id) values ('${randomUUID()}')`,
-				'delete from app_private.session_marks',
+				'select * from app_private.realtime_marks',
+				`insert into app_private.realtime_marks (topic) values ('wallets_${randomUUID()}')`,
+				'delete from app_private.realtime_marks',
 				'select app_private.mark_sessions()',
 			]) {
 				const error = await asUser(db, claims, (tx) => tx.query(sql)).then(

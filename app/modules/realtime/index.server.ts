@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { AppServices } from '#app/context.server'
 import { createRelay } from './relay.server'
-import { startSessionUpdates } from './session-updates.server'
+import { startBroadcaster } from './broadcaster.server'
 import { realtimeKey, verifyRealtimeToken } from './tokens.server'
 
 export interface Realtime {
@@ -19,19 +19,19 @@ export interface Realtime {
  */
 export async function startRealtime({ env, db }: Pick<AppServices, 'env' | 'db'>): Promise<Realtime> {
 	if (env.PLATFORM === 'supabase' || !env.BETTER_AUTH_SECRET) {
-		const updates = await startSessionUpdates({
+		const updates = await startBroadcaster({
 			db,
-			publish: async (topic, update) => {
-				await db.query("select realtime.send($1::jsonb, 'update', $2, true)", [JSON.stringify(update), topic])
+			publish: async (topic, event, payload) => {
+				await db.query('select realtime.send($1::jsonb, $2, $3, true)', [JSON.stringify(payload), event, topic])
 			},
 		})
 		return { handleUpgrade: () => false, stop: updates.stop }
 	}
 	const key = realtimeKey(env.BETTER_AUTH_SECRET)
 	const relay = createRelay({ db, origin: new URL(env.APP_URL).origin, verify: (token) => verifyRealtimeToken(key, token) })
-	const updates = await startSessionUpdates({
+	const updates = await startBroadcaster({
 		db,
-		publish: (topic, update) => void relay.broadcast(topic, 'update', update),
+		publish: (topic, event, payload) => void relay.broadcast(topic, event, payload),
 		wanted: () => new Set(relay.topics()),
 	})
 	return {

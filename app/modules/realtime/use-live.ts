@@ -1,16 +1,14 @@
 import { useEffect, useRef, useState } from 'react'
+import type { RealtimeClient } from '@supabase/realtime-js'
 
 /**
- * Live updates of one topic in the browser, with realtime-js (its own
- * heartbeat, timeouts, reconnect steps and push buffer: the spec's constants
- * are the library's defaults). Loaded only by pages that subscribe, after
- * hydration. Tokens come from /api/realtime/token and are renewed before they
- * expire (realtime-js asks through `accessToken` on every heartbeat and pushes
- * a changed token to the relay).
- *
- * `onUpdate` runs for every broadcast whose `seq` is new, and once each time
- * the channel is joined again after being cut (so the page catches up on
- * whatever it missed). The state says whether the page is live.
+ * Live updates in the browser, with realtime-js (its own heartbeat,
+ * timeouts, reconnect steps and push buffer: the spec's constants are the
+ * library's defaults). The library loads only when a component subscribes,
+ * after hydration; one socket per tab serves every subscription. Tokens come
+ * from /api/realtime/token and are renewed before they expire (realtime-js
+ * asks through `accessToken` on every heartbeat and pushes a changed token to
+ * the relay).
  */
 export type LiveState = 'connecting' | 'live' | 'reconnecting'
 
@@ -23,63 +21,92 @@ export const LOCAL_API_KEY = 'local'
 /** A token is renewed when less than this is left of it. */
 const RENEW_BEFORE_MS = 60_000
 
-export function useLiveTopic(topic: string, onUpdate: () => void): LiveState {
+let shared: { who: string; client: Promise<RealtimeClient> } | null = null
+
+/** The tab's client for `who` (a user id, or 'anon'): a new one when the person changed (sign-in, sign-out). */
+function clientFor(who: string): Promise<RealtimeClient> {
+	if (shared?.who === who) return shared.client
+	const previous = shared
+	let token: { token: string; expiresAt: number } | null = null
+	const accessToken = async () => {
+		if (!token || token.expiresAt - Date.now() < RENEW_BEFORE_MS) {
+			const response = await fetch('/api/realtime/token', { credentials: 'same-origin', cache: 'no-store' })
+			if (!response.ok) return null
+			token = (await response.json()) as { token: string; expiresAt: number }
+		}
+		return token.token
+	}
+	const client = (async () => {
+		if (previous) (await previous.client.catch(() => null))?.disconnect()
+		const { RealtimeClient } = await import('@supabase/realtime-js')
+		const endpoint = `${window.location.protocol === 'https:' ? 'wss' : 'ws'}://${window.location.host}/realtime/v1`
+		const created = new RealtimeClient(endpoint, { accessToken, params: { apikey: LOCAL_API_KEY } })
+		// The join carries the token: have it before the first subscription.
+		await created.setAuth()
+		return created
+	})()
+	shared = { who, client }
+	client.catch(() => {
+		if (shared?.client === client) shared = null
+	})
+	return client
+}
+
+/**
+ * Subscribes to `event` broadcasts on `topic` (a private channel) as `who`.
+ * `onMessage` gets each payload whose `seq` is new; `onRejoin` runs each time
+ * the channel is joined again after being cut, so the page can catch up on
+ * what it missed. Returns whether updates are arriving.
+ */
+export function useLiveTopic<P extends { seq?: number }>(
+	topic: string,
+	event: string,
+	who: string,
+	onMessage: (payload: P) => void,
+	onRejoin?: () => void,
+): LiveState {
 	const [state, setState] = useState<LiveState>('connecting')
-	const latest = useRef(onUpdate)
+	const handlers = useRef({ onMessage, onRejoin })
 	useEffect(() => {
-		latest.current = onUpdate
+		handlers.current = { onMessage, onRejoin }
 	})
 
 	useEffect(() => {
 		let cancelled = false
 		let cleanup = () => {}
-		let token: { token: string; expiresAt: number } | null = null
-		const accessToken = async () => {
-			if (!token || token.expiresAt - Date.now() < RENEW_BEFORE_MS) {
-				const response = await fetch('/api/realtime/token', { credentials: 'same-origin', cache: 'no-store' })
-				if (!response.ok) return null
-				token = (await response.json()) as { token: string; expiresAt: number }
-			}
-			return token.token
-		}
-		const start = async () => {
-			const { RealtimeClient } = await import('@supabase/realtime-js')
-			if (cancelled) return
-			const endpoint = `${window.location.protocol === 'https:' ? 'wss' : 'ws'}://${window.location.host}/realtime/v1`
-			const client = new RealtimeClient(endpoint, { accessToken, params: { apikey: LOCAL_API_KEY } })
-			// The join carries the token: have it before subscribing.
-			await client.setAuth()
-			if (cancelled) return client.disconnect()
-			let lastSeq = 0
-			let joinedBefore = false
-			const channel = client
-				.channel(topic, { config: { private: true } })
-				.on('broadcast', { event: 'update' }, (message: { payload?: { seq?: number } }) => {
-					const seq = Number(message.payload?.seq ?? 0)
-					if (seq && seq <= lastSeq) return
-					lastSeq = seq
-					latest.current()
-				})
-				.subscribe((status) => {
-					if (cancelled) return
-					if (status === 'SUBSCRIBED') {
-						setState('live')
-						if (joinedBefore) latest.current()
-						joinedBefore = true
-					} else setState('reconnecting')
-				})
-			cleanup = () => {
-				void client.removeChannel(channel)
-				client.disconnect()
-			}
-		}
-		// Without live updates the page is still right after every action and on reload.
-		start().catch(() => setState('reconnecting'))
+		clientFor(who)
+			.then((client) => {
+				if (cancelled) return
+				let lastSeq = 0
+				let joinedBefore = false
+				const channel = client
+					.channel(topic, { config: { private: true } })
+					.on('broadcast', { event }, (message) => {
+						const payload = (message.payload ?? {}) as P
+						const seq = Number(payload.seq ?? 0)
+						if (seq && seq <= lastSeq) return
+						lastSeq = seq
+						handlers.current.onMessage(payload)
+					})
+					.subscribe((status) => {
+						if (cancelled) return
+						if (status === 'SUBSCRIBED') {
+							setState('live')
+							if (joinedBefore) handlers.current.onRejoin?.()
+							joinedBefore = true
+						} else setState('reconnecting')
+					})
+				cleanup = () => void client.removeChannel(channel)
+			})
+			// Without live updates the page is still right after every action and on reload.
+			.catch(() => {
+				if (!cancelled) setState('reconnecting')
+			})
 		return () => {
 			cancelled = true
 			cleanup()
 		}
-	}, [topic])
+	}, [topic, event, who])
 
 	return state
 }

@@ -22,12 +22,12 @@ import { StartSessionButton, type LinkedChannel } from './start-session-form'
  * after hydration only: without JavaScript the page is right on every action
  * and reload.
  */
-function LiveIndicator({ sessionId }: { sessionId: string }) {
+function LiveIndicator({ sessionId, viewerId }: { sessionId: string; viewerId: string | null }) {
 	const hydrated = useHydrated()
-	return <span className="live-state">{hydrated ? <LiveSubscription sessionId={sessionId} /> : null}</span>
+	return <span className="live-state">{hydrated ? <LiveSubscription sessionId={sessionId} viewerId={viewerId} /> : null}</span>
 }
 
-function LiveSubscription({ sessionId }: { sessionId: string }) {
+function LiveSubscription({ sessionId, viewerId }: { sessionId: string; viewerId: string | null }) {
 	const { t } = useTranslation()
 	const revalidator = useRevalidator()
 	const navigation = useNavigation()
@@ -36,10 +36,11 @@ function LiveSubscription({ sessionId }: { sessionId: string }) {
 	const busy = revalidator.state !== 'idle' || navigation.state !== 'idle'
 	// An update meanwhile asks for one more afterwards (the latest data last).
 	const again = useRef(false)
-	const state = useLiveTopic(`session_updates_${sessionId}`, () => {
+	const refresh = () => {
 		if (busy) again.current = true
 		else void revalidator.revalidate()
-	})
+	}
+	const state = useLiveTopic(`session_updates_${sessionId}`, 'update', viewerId ?? 'anon', refresh, refresh)
 	useEffect(() => {
 		if (!busy && again.current) {
 			again.current = false
@@ -127,7 +128,7 @@ export function SessionPage(props: SessionPageProps) {
 					<span className={`badge badge--${session.status}`}>{session.status === 'active' ? t('sessions.live') : t('sessions.ended')}</span>
 					<span className={`platform platform--${session.platform}`}>{platform}</span>
 					<span>{session.channel}</span>
-					{session.status === 'active' ? <LiveIndicator sessionId={session.id} /> : null}
+					{session.status === 'active' ? <LiveIndicator sessionId={session.id} viewerId={props.viewerId} /> : null}
 				</p>
 				<h1>{session.title}</h1>
 				<p className="muted">{t('sessions.by', { creator })}</p>

@@ -4,7 +4,6 @@ import { DbError, toAppError } from '#app/db/database.server'
 import type { ShopPack } from '#app/env.server'
 import type { Viewer } from '#app/platform/types'
 import { asCaller } from '#app/modules/wallet/as-caller.server'
-import { publishBalance } from '#app/modules/wallet/service.server'
 import { checkoutLocale, stripeClient } from './stripe.server'
 
 /** How the shop takes payment: Stripe Checkout, the test checkout, or not at all. */
@@ -47,7 +46,7 @@ export async function buyPack(
 	viewer: Viewer,
 	input: { packId: string; idempotencyKey: string; locale: string; returnPath: string | null },
 ): Promise<BuyOutcome> {
-	const { env, db, platform } = services
+	const { env, db } = services
 	const pack = env.SHOP_PACKS.find((p) => p.id === input.packId)
 	if (!pack) throw new DbError('error-unknown-pack')
 	const mode = checkoutMode(env)
@@ -69,7 +68,6 @@ export async function buyPack(
 				)
 				return { purchaseId: purchase.id, ...rows[0]! }
 			})
-			if (result.credited) await publishBalance(platform, viewer.userId, result.balance)
 			return { kind: 'credited', purchaseId: result.purchaseId, coins: pack.coins, balance: result.balance }
 		}
 
@@ -132,7 +130,7 @@ export async function handleStripeWebhook(
 	rawBody: string,
 	signature: string | null,
 ): Promise<WebhookOutcome> {
-	const { env, db, platform } = services
+	const { env, db } = services
 	const stripe = stripeClient(env)
 	if (!stripe || !env.STRIPE_WEBHOOK_SECRET) return { status: 400, body: { received: false, error: 'not-configured' } }
 	let event: Stripe.Event
@@ -157,9 +155,8 @@ export async function handleStripeWebhook(
 		console.warn(`stripe webhook: ${event.type} ${event.id} for unknown Checkout session ${session.id}; acknowledged`)
 	} else if (result.user_deleted) {
 		console.warn(`stripe webhook: Checkout session ${session.id} was paid by a deleted account; refund it in Stripe`)
-	} else if (result.credited && result.balance !== null) {
-		await publishBalance(platform, result.user_id, result.balance)
 	}
+	// The new balance reaches the buyer's open pages from the ledger's mark (realtime broadcaster).
 	return { status: 200, body: { received: true } }
 }
 
