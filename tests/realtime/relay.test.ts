@@ -25,9 +25,9 @@ import { liveSession, participant } from '#tests/support/dares'
 const ORIGIN = 'http://app.test'
 const key = realtimeKey('a realtime test secret of at least 32 characters')
 
-type Harness = { server: Server; relay: Relay; url: string; stop: () => Promise<void> }
+type Harness = { server: Server; relay: Relay; url: string; port: number; stop: () => Promise<void> }
 
-async function startHarness(db: Database): Promise<Harness> {
+async function startHarness(db: Database, port = 0): Promise<Harness> {
 	const relay = createRelay({ db, origin: ORIGIN, verify: (token) => verifyRealtimeToken(key, token), limits: { expiryCheckMs: 100 } })
 	const updates = await startBroadcaster({
 		db,
@@ -39,12 +39,13 @@ async function startHarness(db: Database): Promise<Harness> {
 	server.on('upgrade', (req, socket, head) => {
 		if (!relay.handleUpgrade(req, socket, head)) socket.destroy()
 	})
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-	const { port } = server.address() as AddressInfo
+	await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve))
+	const bound = (server.address() as AddressInfo).port
 	return {
 		server,
 		relay,
-		url: `ws://127.0.0.1:${port}/realtime/v1`,
+		port: bound,
+		url: `ws://127.0.0.1:${bound}/realtime/v1`,
 		stop: async () => {
 			await updates.stop()
 			await relay.close()
@@ -164,6 +165,37 @@ describeEachDatabase('the realtime relay', (getDb) => {
 		await until(() => swapped.statuses.length > 1)
 		expect(swapped.statuses[1]).not.toBe('SUBSCRIBED')
 	})
+
+	test('two app instances on one database: a boost committed anywhere reaches the subscribers of the other', async () => {
+		const db = getDb()
+		const other = await startHarness(db)
+		try {
+			const session = await liveSession(db)
+			const viewer = await participant(db, 1000)
+			const seen: SessionUpdate[] = []
+			expect(await join(await client(other, anon), sessionTopic(session.id), (u) => seen.push(u)).first).toBe('SUBSCRIBED')
+			await asUser(db, claimsFor(viewer), (tx) => tx.query('select public.create_dare($1, $2, $3, $4)', ['Wear a hat', session.id, 0, randomUUID()]))
+			await until(() => seen.some((u) => (u.sessionData.dares as unknown[]).length === 1))
+		} finally {
+			for (const c of clients.splice(0)) c.disconnect()
+			await other.stop()
+		}
+	})
+
+	test('after a relay restart the client joins again by itself and hears what follows', async () => {
+		const db = getDb()
+		const session = await liveSession(db)
+		const viewer = await participant(db, 1000)
+		const seen: SessionUpdate[] = []
+		const joined = join(await client(h, anon), sessionTopic(session.id), (u) => seen.push(u))
+		expect(await joined.first).toBe('SUBSCRIBED')
+		const port = h.port
+		await h.stop()
+		h = await startHarness(db, port)
+		await until(() => joined.statuses.filter((status) => status === 'SUBSCRIBED').length >= 2, 15_000)
+		await asUser(db, claimsFor(viewer), (tx) => tx.query('select public.create_dare($1, $2, $3, $4)', ['Wear a hat', session.id, 0, randomUUID()]))
+		await until(() => seen.length > 0)
+	}, 30_000)
 
 	test('the heartbeat is answered: the socket stays up across several beats', async () => {
 		const c = await client(h, anon, { heartbeatIntervalMs: 200 })
