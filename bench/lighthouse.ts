@@ -12,49 +12,20 @@
  * timed assertion would be a flaky test, not a budget. Chromium: CHROMIUM_PATH,
  * else Debian's /usr/bin/chromium.
  */
-import { spawn } from 'node:child_process'
-import { createServer } from 'node:net'
-import { setTimeout as sleep } from 'node:timers/promises'
 import * as chromeLauncher from 'chrome-launcher'
 import lighthouse, { type Result } from 'lighthouse'
 import { DEMO_SESSIONS } from '../app/db/seed.server'
+import { CHROMIUM, CHROMIUM_FLAGS, startDemoServer } from './support'
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3)
-
-function freePort(): Promise<number> {
-	return new Promise((resolve, reject) => {
-		const server = createServer()
-		server.once('error', reject)
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address() as { port: number }
-			server.close(() => resolve(port))
-		})
-	})
-}
-
-async function waitFor(url: string) {
-	for (let i = 0; i < 600; i++) {
-		try {
-			if ((await fetch(url)).ok) return
-		} catch {
-			// not listening yet
-		}
-		await sleep(200)
-	}
-	throw new Error(`${url} did not answer`)
-}
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 
 async function main() {
-	const port = await freePort()
-	const server = spawn(process.execPath, ['tests/e2e/support/start-server.js', 'pglite', String(port)], { stdio: ['ignore', 'ignore', 'inherit'] })
-	const base = `http://127.0.0.1:${port}`
+	const server = await startDemoServer()
+	const { base } = server
 	const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: CHROMIUM_FLAGS })
 	try {
-		await waitFor(`${base}/en`)
 		const live = DEMO_SESSIONS.miaLive
 		const pages = { home: `${base}/en`, session: `${base}/en/${live.platform}/${live.channel}` }
 		console.log(`Lighthouse (mobile profile, simulated throttling), median of ${RUNS} runs per page, production build on PGlite\n`)
@@ -77,7 +48,7 @@ async function main() {
 		}
 	} finally {
 		chrome.kill()
-		server.kill('SIGTERM')
+		server.stop()
 	}
 }
 

@@ -245,6 +245,7 @@ const de = {
 		'live': 'Jetzt live',
 		'ended': 'Beendet',
 		'by': 'von {{creator}}',
+		'loading-form': 'Formular wird geladen …',
 		'card-tagline': 'Dare schreiben · mit Coins unterstützen · über das Ergebnis abstimmen',
 		'share-description': '{{creator}} ist live auf {{platform}}: Schreib ein Dare, unterstütze es mit Coins und stimm ab, ob es geschafft wurde.',
 		'share-description-ended': '{{creator}} hat auf {{platform}} mit Dareboost gestreamt: Das Publikum hat Dares geschrieben, mit Coins unterstützt und über das Ergebnis abgestimmt.',

@@ -247,6 +247,7 @@ const en = {
 		'live': 'Live',
 		'ended': 'Ended',
 		'by': 'by {{creator}}',
+		'loading-form': 'Loading the form…',
 		'card-tagline': 'Write a dare · boost it with coins · vote on the result',
 		'share-description': '{{creator}} is live on {{platform}}: write a dare, boost it with coins and vote on whether it was done.',
 		'share-description-ended': '{{creator}} streamed on {{platform}} with Dareboost: their audience wrote the dares, boosted them with coins and voted on the result.',

@@ -245,6 +245,7 @@ const es = {
 		'live': 'Actualizaciones en directo',
 		'ended': 'Terminada',
 		'by': 'de {{creator}}',
+		'loading-form': 'Cargando el formulario…',
 		'card-tagline': 'Escribe un reto · apóyalo con monedas · vota el resultado',
 		'share-description': '{{creator}} está en directo en {{platform}}: escribe un reto, apóyalo con monedas y vota si lo ha cumplido.',
 		'share-description-ended': '{{creator}} transmitió en {{platform}} con Dareboost: su público escribió los retos, los apoyó con monedas y votó el resultado.',

@@ -245,6 +245,7 @@ const tr = {
 		'live': 'Canlı',
 		'ended': 'Bitti',
 		'by': '{{creator}} ile',
+		'loading-form': 'Form yükleniyor…',
 		'card-tagline': 'Meydan okuma yaz · jetonla destekle · sonucu oyla',
 		'share-description': '{{creator}} şu anda {{platform}} üzerinde canlı yayında: Bir meydan okuma yaz, jetonlarla destekle ve yapılıp yapılmadığını oyla.',
 		'share-description-ended': '{{creator}}, {{platform}} üzerinde Dareboost ile yayın yaptı: İzleyiciler meydan okumaları yazdı, jetonlarla destekledi ve sonucu oyladı.',

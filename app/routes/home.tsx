@@ -6,7 +6,7 @@ import { SessionCard } from '#app/components/session-card'
 import { viewerContext } from '#app/context.server'
 import type { Locale } from '#app/i18n/locales'
 import { getLinkedChannels, listLiveSessions } from '#app/modules/sessions/service.server'
-import { StartSessionButton } from '#app/modules/sessions/start-session-form'
+import { StartSessionButton } from '#app/modules/sessions/start-session-button'
 import sessionsStylesHref from '#app/styles/sessions.css?url'
 import { queryAsViewer } from '#app/utils/db.server'
 

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next'
 import { Form, useLocation } from 'react-router'
 import { SubmitButton } from '#app/components/forms'
 import type { Locale } from '#app/i18n/locales'
-import type { LinkedChannel } from './start-session-form'
+import type { LinkedChannel } from './start-session-button'
 
 export const channelsPath = (lang: string) => `/${lang}/settings/channels`
 

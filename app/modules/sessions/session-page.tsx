@@ -13,7 +13,7 @@ import { useLiveTopic } from '#app/modules/realtime/use-live'
 import { useHydrated } from '#app/utils/use-hydrated'
 import type { StreamPlatform } from './schemas'
 import type { SessionPageData, SessionSummary } from './service.server'
-import { StartSessionButton, type LinkedChannel } from './start-session-form'
+import { StartSessionButton, type LinkedChannel } from './start-session-button'
 
 /**
  * The page's live updates (session_updates_{id}): every update revalidates

@@ -2,20 +2,16 @@ import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionRe
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
-import { Form, Link, useFetcher } from 'react-router'
+import { Form, useFetcher } from 'react-router'
 import { toast } from 'sonner'
 import { ErrorList, Field, SubmitButton } from '#app/components/forms'
 import type { Locale } from '#app/i18n/locales'
-import { useHydrated } from '#app/utils/use-hydrated'
 import { NumberField } from './number-field'
-import { SESSION_LIMITS, StartSessionSchema, type StreamPlatform } from './schemas'
-
-export type LinkedChannel = { platform: StreamPlatform; channel: string }
+import { SESSION_LIMITS, StartSessionSchema } from './schemas'
+import { startSessionPath, type LinkedChannel } from './start-session-button'
 
 /** What the start-session action answers when it refuses (400, or 409 for a rule of the database). */
 export type StartSessionActionData = { result: SubmissionResult<string[]>; needsAgreement: boolean }
-
-export const startSessionPath = (lang: string) => `/${lang}/start-session`
 
 /** The number fields, in the order the form shows them; their limits and defaults are SESSION_LIMITS'. */
 const NUMBER_FIELDS = [
@@ -154,61 +150,8 @@ export function StartSessionPageForm({
 	)
 }
 
-/**
- * "Start a session": with JavaScript, the start-session dialog for creators
- * (non-creators get the spec's 'You must be a creator'), and the
- * creator-agreement dialog on demand; without, a link to the page.
- */
-export function StartSessionButton({
-	channels,
-	lang,
-	signedIn,
-	className = 'button button--primary',
-}: {
-	channels: LinkedChannel[]
-	lang: Locale
-	signedIn: boolean
-	className?: string
-}) {
-	const { t } = useTranslation()
-	const hydrated = useHydrated()
-	const dialog = useRef<HTMLDialogElement>(null)
-	const [open, setOpen] = useState(false)
-	if (!hydrated || !signedIn) {
-		return (
-			<Link to={startSessionPath(lang)} className={className}>
-				{t('sessions.start')}
-			</Link>
-		)
-	}
-	const onClick = () => {
-		if (channels.length === 0) {
-			toast.error(t('errors.error-not-a-creator'), {
-				description: t('sessions.not-creator'),
-				action: { label: t('sessions.link-channels'), onClick: () => window.location.assign(`/${lang}/settings/channels`) },
-			})
-			return
-		}
-		setOpen(true)
-		dialog.current?.showModal()
-	}
-	const close = () => {
-		dialog.current?.close()
-		setOpen(false)
-	}
-	return (
-		<>
-			<button type="button" className={className} onClick={onClick}>
-				{t('sessions.start')}
-			</button>
-			<dialog ref={dialog} className="session-dialog" aria-labelledby="start-session-heading" onClose={() => setOpen(false)}>
-				{open ? <StartSessionDialogBody channels={channels} lang={lang} onClose={close} /> : null}
-			</dialog>
-		</>
-	)
-}
-
-function StartSessionDialogBody({ channels, lang, onClose }: { channels: LinkedChannel[]; lang: Locale; onClose: () => void }) {
+/** The dialog's content, loaded when a creator first opens it (start-session-button.tsx). */
+export default function StartSessionDialogBody({ channels, lang, onClose }: { channels: LinkedChannel[]; lang: Locale; onClose: () => void }) {
 	const { t } = useTranslation()
 	const fetcher = useFetcher<StartSessionActionData>()
 	const formRef = useRef<HTMLFormElement>(null)

@@ -1,0 +1,74 @@
+import { lazy, Suspense, useRef, useState } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Link } from 'react-router'
+import { toast } from 'sonner'
+import type { Locale } from '#app/i18n/locales'
+import { useHydrated } from '#app/utils/use-hydrated'
+import type { StreamPlatform } from './schemas'
+
+export type LinkedChannel = { platform: StreamPlatform; channel: string }
+
+export const startSessionPath = (lang: string) => `/${lang}/start-session`
+
+// The form (its validation and number fields) loads when a creator opens the
+// dialog, not with every page that shows the button.
+const StartSessionDialogBody = lazy(() => import('./start-session-form'))
+
+/**
+ * "Start a session": with JavaScript, the start-session dialog for creators
+ * (non-creators get the spec's 'You must be a creator'), and the
+ * creator-agreement dialog on demand; without, a link to the page.
+ */
+export function StartSessionButton({
+	channels,
+	lang,
+	signedIn,
+	className = 'button button--primary',
+}: {
+	channels: LinkedChannel[]
+	lang: Locale
+	signedIn: boolean
+	className?: string
+}) {
+	const { t } = useTranslation()
+	const hydrated = useHydrated()
+	const dialog = useRef<HTMLDialogElement>(null)
+	const [open, setOpen] = useState(false)
+	if (!hydrated || !signedIn) {
+		return (
+			<Link to={startSessionPath(lang)} className={className}>
+				{t('sessions.start')}
+			</Link>
+		)
+	}
+	const onClick = () => {
+		if (channels.length === 0) {
+			toast.error(t('errors.error-not-a-creator'), {
+				description: t('sessions.not-creator'),
+				action: { label: t('sessions.link-channels'), onClick: () => window.location.assign(`/${lang}/settings/channels`) },
+			})
+			return
+		}
+		setOpen(true)
+		dialog.current?.showModal()
+	}
+	const close = () => {
+		dialog.current?.close()
+		setOpen(false)
+	}
+	return (
+		<>
+			<button type="button" className={className} onClick={onClick}>
+				{t('sessions.start')}
+			</button>
+			<dialog ref={dialog} className="session-dialog" aria-labelledby="start-session-heading" onClose={() => setOpen(false)}>
+				{open ? (
+					<Suspense fallback={<p className="muted">{t('sessions.loading-form')}</p>}>
+						<StartSessionDialogBody channels={channels} lang={lang} onClose={close} />
+					</Suspense>
+				) : null}
+			</dialog>
+		</>
+	)
+}
+
