@@ -109,6 +109,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
 	const locale = rootData?.locale ?? localeFromPath(location.pathname) ?? DEFAULT_LOCALE
 	const { t } = useTranslation()
 	const nonce = useNonce()
+	// The OBS overlay is a browser source on a stream: the page alone, no site around it.
+	const bare = location.pathname.split('/')[2] === 'overlay'
 	return (
 		<html lang={locale} data-messages-version={rootData?.messagesVersion}>
 			<head>
@@ -126,12 +128,18 @@ export function Layout({ children }: { children: React.ReactNode }) {
 				<ConsentProvider state={rootData?.consent.state ?? UNDECIDED} config={rootData?.consent.config ?? NO_CONSENT_CONFIG}>
 					<AuthDialogProvider lang={locale}>
 						<GatedActionProvider readiness={readinessOf(rootData?.account)}>
-							<SiteHeader locale={locale} account={rootData?.account ?? null} />
-							<Toasts toast={rootData?.toast ?? null} />
-							<main id="main" tabIndex={-1}>
-								{children}
-							</main>
-							<SiteFooter locale={locale} />
+							{bare ? (
+								<main id="main">{children}</main>
+							) : (
+								<>
+									<SiteHeader locale={locale} account={rootData?.account ?? null} />
+									<Toasts toast={rootData?.toast ?? null} />
+									<main id="main" tabIndex={-1}>
+										{children}
+									</main>
+									<SiteFooter locale={locale} />
+								</>
+							)}
 							{rootData?.account?.gate && !hidesAuthDialogs(location.pathname) ? (
 								<AccountGateDialog gate={rootData.account.gate} locale={locale} termsVersion={rootData.documents.terms_of_service} />
 							) : null}

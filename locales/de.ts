@@ -210,6 +210,14 @@ const de = {
 		'danger-title': 'Dareboost verlassen',
 		'username-saved': 'Dein Benutzername ist jetzt {{username}}.',
 	},
+	overlay: {
+		'empty': 'Schreib ein Dare auf Dareboost: Die größten erscheinen hier.',
+		'vote': 'Abstimmung läuft',
+		'card-title': 'OBS-Overlay',
+		'card-text': 'Füge diese Adresse in OBS als Browserquelle hinzu (1920 × 1080, transparent): Die laufende Abstimmung und die Top-Dares erscheinen über deinem Stream. Gib sie nicht weiter: Wer sie hat, kann dein Overlay anzeigen.',
+		'regenerate': 'Neue Adresse',
+		'regenerated': 'Dein Overlay hat eine neue Adresse. Ändere sie in OBS: Die alte funktioniert nicht mehr.',
+	},
 	realtime: {
 		'connecting': 'Verbinde …',
 		'live': 'Live-Updates',
@@ -533,6 +541,7 @@ const de = {
 		'error-wallet-not-empty': 'Dieses Konto hat noch Coins und kann deshalb noch nicht gelöscht werden.',
 		'error-start-session-failed': 'Die Session konnte nicht gestartet werden. Bitte versuche es noch einmal.',
 		'error-stop-session-failed': 'Die Session konnte nicht beendet werden. Bitte versuche es noch einmal.',
+		'error-overlay-failed': 'Die Overlay-Adresse konnte nicht geändert werden. Bitte versuch es noch einmal.',
 		'error-invalid-amount': 'Dieser Betrag ist ungültig.',
 		'error-invalid-idempotency-key': 'Dieses Formular ist abgelaufen. Lade die Seite neu und versuche es noch einmal.',
 		'error-idempotency-key-reused': 'Dieses Formular wurde schon für etwas anderes verwendet. Lade die Seite neu und versuche es noch einmal.',

@@ -212,6 +212,14 @@ const en = {
 		'danger-title': 'Leave Dareboost',
 		'username-saved': 'Your username is now {{username}}.',
 	},
+	overlay: {
+		'empty': 'Write a dare on Dareboost: the biggest ones show up here.',
+		'vote': 'Vote running',
+		'card-title': 'OBS overlay',
+		'card-text': 'Add this address to OBS as a browser source (1920 × 1080, transparent): the running vote and the top dares appear over your stream. Keep it to yourself: anyone with it can show your overlay.',
+		'regenerate': 'New address',
+		'regenerated': 'Your overlay has a new address. Update it in OBS: the old one no longer works.',
+	},
 	realtime: {
 		'connecting': 'Connecting…',
 		'live': 'Live updates',
@@ -535,6 +543,7 @@ const en = {
 		'error-wallet-not-empty': 'This account still holds coins, so it cannot be deleted yet.',
 		'error-start-session-failed': 'The session could not be started. Please try again.',
 		'error-stop-session-failed': 'The session could not be stopped. Please try again.',
+		'error-overlay-failed': 'The overlay address could not be changed. Please try again.',
 		'error-invalid-amount': 'This amount is not valid.',
 		'error-invalid-idempotency-key': 'This form has expired. Reload the page and try again.',
 		'error-idempotency-key-reused': 'This form was already used for something else. Reload the page and try again.',

@@ -210,6 +210,14 @@ const es = {
 		'danger-title': 'Dejar Dareboost',
 		'username-saved': 'Tu nombre de usuario ahora es {{username}}.',
 	},
+	overlay: {
+		'empty': 'Escribe un reto en Dareboost: los más grandes aparecen aquí.',
+		'vote': 'Votación en curso',
+		'card-title': 'Overlay de OBS',
+		'card-text': 'Añade esta dirección en OBS como fuente de navegador (1920 × 1080, transparente): la votación en curso y los retos principales aparecen sobre tu directo. No la compartas: quien la tenga puede mostrar tu overlay.',
+		'regenerate': 'Nueva dirección',
+		'regenerated': 'Tu overlay tiene una dirección nueva. Actualízala en OBS: la anterior ya no funciona.',
+	},
 	realtime: {
 		'connecting': 'Conectando…',
 		'live': 'Actualizaciones en directo',
@@ -533,6 +541,7 @@ const es = {
 		'error-wallet-not-empty': 'Esta cuenta todavía tiene monedas, así que aún no se puede eliminar.',
 		'error-start-session-failed': 'No se pudo iniciar la sesión. Inténtalo de nuevo.',
 		'error-stop-session-failed': 'No se pudo terminar la sesión. Inténtalo de nuevo.',
+		'error-overlay-failed': 'No se ha podido cambiar la dirección del overlay. Inténtalo de nuevo.',
 		'error-invalid-amount': 'Este importe no es válido.',
 		'error-invalid-idempotency-key': 'Este formulario ha caducado. Recarga la página e inténtalo de nuevo.',
 		'error-idempotency-key-reused': 'Este formulario ya se usó para otra cosa. Recarga la página e inténtalo de nuevo.',

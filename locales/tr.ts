@@ -210,6 +210,14 @@ const tr = {
 		'danger-title': 'Dareboost\'tan ayrıl',
 		'username-saved': 'Kullanıcı adın artık {{username}}.',
 	},
+	overlay: {
+		'empty': 'Dareboost’ta bir meydan okuma yaz: En büyükleri burada görünür.',
+		'vote': 'Oylama sürüyor',
+		'card-title': 'OBS katmanı',
+		'card-text': 'Bu adresi OBS’e tarayıcı kaynağı olarak ekle (1920 × 1080, saydam): Süren oylama ve en büyük meydan okumalar yayınının üzerinde görünür. Kimseyle paylaşma: Adrese sahip olan herkes katmanını gösterebilir.',
+		'regenerate': 'Yeni adres',
+		'regenerated': 'Katmanının yeni bir adresi var. OBS’te güncelle: Eski adres artık çalışmıyor.',
+	},
 	realtime: {
 		'connecting': 'Bağlanıyor…',
 		'live': 'Canlı güncellemeler',
@@ -533,6 +541,7 @@ const tr = {
 		'error-wallet-not-empty': 'Bu hesapta hâlâ jeton olduğu için henüz silinemez.',
 		'error-start-session-failed': 'Oturum başlatılamadı. Lütfen tekrar dene.',
 		'error-stop-session-failed': 'Oturum bitirilemedi. Lütfen tekrar dene.',
+		'error-overlay-failed': 'Katman adresi değiştirilemedi. Lütfen tekrar dene.',
 		'error-invalid-amount': 'Bu tutar geçerli değil.',
 		'error-invalid-idempotency-key': 'Bu formun süresi doldu. Sayfayı yenileyip tekrar dene.',
 		'error-idempotency-key-reused': 'Bu form zaten başka bir işlem için kullanıldı. Sayfayı yenileyip tekrar dene.',

@@ -102,6 +102,9 @@ const DEMO_VOTE_SECONDS = 600
  * spent coins). Only accounts created by this call get their coins, as a
  * ledger transfer from the outside world.
  */
+/** The overlay key of every live demo session (demo data only: public, like the demo passwords). */
+export const DEMO_OVERLAY_KEY = 'de300000de300000de300000de300000de300000de300000de300000de300000'
+
 export async function seedDemoData(db: Database): Promise<void> {
 	await db.transaction(async (tx) => {
 		const created: string[] = []
@@ -166,6 +169,11 @@ export async function seedDemoData(db: Database): Promise<void> {
 				],
 			)
 			if (rowCount) newSessions.add(key)
+			// The demo's overlay URL is known in advance (the README and the tests use it);
+			// a real session's key is random (public.overlay_key).
+			if (rowCount && !ended) {
+				await tx.query('insert into app_private.overlay_keys (session_id, key) values ($1, $2) on conflict do nothing', [session.id, DEMO_OVERLAY_KEY])
+			}
 		}
 
 		// Dares only on sessions this call created: a session someone used keeps what they did.

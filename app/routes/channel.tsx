@@ -1,6 +1,7 @@
 import type { Route } from './+types/channel'
 import type { Locale } from '#app/i18n/locales'
 import { dareAction } from '#app/modules/dares/actions.server'
+import { overlayAction } from '#app/modules/overlay/actions.server'
 import { stopSessionAction } from '#app/modules/sessions/actions.server'
 import { loadSessionPage } from '#app/modules/sessions/page.server'
 import { isPlatform } from '#app/modules/sessions/schemas'
@@ -26,7 +27,10 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
 	const formData = await request.clone().formData()
-	return formData.get('intent') === 'stop' ? stopSessionAction(request, context) : dareAction(request, context, formData)
+	const intent = formData.get('intent')
+	if (intent === 'stop') return stopSessionAction(request, context)
+	if (intent === 'overlay-regenerate') return overlayAction(request, context, formData)
+	return dareAction(request, context, formData)
 }
 
 export default function ChannelRoute({ loaderData, params }: Route.ComponentProps) {

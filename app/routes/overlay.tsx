@@ -1,23 +1,38 @@
 import { useTranslation } from 'react-i18next'
 import type { Route } from './+types/overlay'
 import { PageTitle } from '#app/components/page-title'
+import { readSessionDares } from '#app/modules/dares/service.server'
+import { OverlayPage } from '#app/modules/overlay/overlay-page'
+import { overlayKeyValid } from '#app/modules/overlay/service.server'
 import { getSessionById } from '#app/modules/sessions/service.server'
+import overlayStylesHref from '#app/styles/overlay.css?url'
 import { queryAsViewer } from '#app/utils/db.server'
 import { notFound } from '#app/utils/http'
 
+export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: overlayStylesHref }]
+
+/** The OBS overlay: only with the session's key (copied by its creator from the session page); 404 otherwise. */
 export async function loader({ params, request, context }: Route.LoaderArgs) {
-	const session = await queryAsViewer(context, (tx) => getSessionById(tx, params.sessionId))
-	if (!session) notFound(request)
-	return { session }
+	const key = new URL(request.url).searchParams.get('key')
+	const found = await queryAsViewer(context, async (tx) => {
+		if (!(await overlayKeyValid(tx, params.sessionId, key))) return null
+		const session = await getSessionById(tx, params.sessionId)
+		return session ? { session, dares: await readSessionDares(tx, session.id) } : null
+	})
+	if (!found) notFound(request)
+	return found
 }
 
-/** The OBS browser-source page; its live dares and vote arrive with the Live updates issue. */
-export default function OverlayPage({ loaderData }: Route.ComponentProps) {
+export default function OverlayRoute({ loaderData, params }: Route.ComponentProps) {
 	const { t } = useTranslation()
 	return (
-		<section className="overlay" aria-label={t('pages.overlay.title')}>
-			<PageTitle title={t('pages.overlay.title')} />
-			<h1 className="overlay__title">{loaderData.session.title}</h1>
-		</section>
+		<>
+			<PageTitle title={t('pages.overlay.title')} noindex />
+			{/* Without JavaScript the overlay reloads itself. */}
+			<noscript>
+				<meta httpEquiv="refresh" content="10" />
+			</noscript>
+			<OverlayPage session={loaderData.session} dares={loaderData.dares} lang={params.lang} />
+		</>
 	)
 }

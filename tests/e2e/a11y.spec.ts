@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright'
 import { expect, test, type Page } from '@playwright/test'
-import { DEMO_SESSIONS } from '../../app/db/seed.server'
+import { DEMO_OVERLAY_KEY, DEMO_SESSIONS } from '../../app/db/seed.server'
 import { readyAccount } from './support/accounts'
 import { UNDECIDED_STORAGE_STATE } from './support/consent'
 import { LANGS, tr } from './support/i18n'
@@ -33,7 +33,7 @@ const PUBLIC_PAGES = [
 	`/session/${live.id}`,
 	`/${live.platform}/${live.channel}`,
 	`/${ended.platform}/${ended.channel}`,
-	`/overlay/${live.id}`,
+	`/overlay/${live.id}?key=${DEMO_OVERLAY_KEY}`,
 	'/no-such-page',
 ]
 

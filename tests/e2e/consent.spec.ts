@@ -1,5 +1,5 @@
 import { test as base, expect, type BrowserContext, type Page, type Request } from '@playwright/test'
-import { DEMO_SESSIONS } from '../../app/db/seed.server'
+import { DEMO_OVERLAY_KEY, DEMO_SESSIONS } from '../../app/db/seed.server'
 import { tr } from './support/i18n'
 import { readyAccount } from './support/accounts'
 import { DECIDED_STORAGE_STATE, UNDECIDED_STORAGE_STATE } from './support/consent'
@@ -261,7 +261,7 @@ test.describe('with JavaScript', { tag: '@js-only' }, () => {
 })
 
 test('the OBS overlay never asks (nobody could answer on a stream), with or without JavaScript', async ({ page }) => {
-	await page.goto(`/en/overlay/${DEMO_SESSIONS.miaLive.id}`)
+	await page.goto(`/en/overlay/${DEMO_SESSIONS.miaLive.id}?key=${DEMO_OVERLAY_KEY}`)
 	await page.waitForLoadState('networkidle')
 	await expect(page.getByRole('heading', { level: 1 })).toHaveText(DEMO_SESSIONS.miaLive.title)
 	await expect(page.getByRole('dialog')).toHaveCount(0)

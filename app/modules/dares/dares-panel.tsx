@@ -268,7 +268,7 @@ function VoteState({ dare }: { dare: DareView }) {
 	)
 }
 
-function useSecondsLeft(endsAt: string) {
+export function useSecondsLeft(endsAt: string) {
 	const left = () => Math.max(0, Math.ceil((new Date(endsAt).getTime() - Date.now()) / 1000))
 	const [seconds, setSeconds] = useState(left)
 	useEffect(() => {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { overlayKey, overlayPath } from '#app/modules/overlay/service.server'
 import type { RouterContextProvider } from 'react-router'
 import { servicesContext, viewerContext } from '#app/context.server'
 import { readSessionDares } from '#app/modules/dares/service.server'
@@ -36,13 +37,16 @@ export async function loadSessionPage(request: Request, context: Readonly<Router
 			? await tx.query(`select 1 from public.sessions where creator_id = auth.uid() and status = 'active'`)
 			: { rows: [] }
 		const dares = await readSessionDares(tx, session.id)
-		return { ...page, dares, viewerChannels, viewerHasLiveSession: rows.length > 0 }
+		const overlay = page.isCreator && session.status === 'active' ? await overlayKey(tx, session.id) : null
+		return { ...page, dares, viewerChannels, viewerHasLiveSession: rows.length > 0, overlay }
 	})
 	if (!found) return null
 	const appUrl = new URL(env.APP_URL)
 	const lang = url.pathname.split('/')[1] ?? 'en'
+	const { overlay, ...rest } = found
 	return {
-		...found,
+		...rest,
+		overlayUrl: overlay ? new URL(overlayPath(lang, found.session.id, overlay), appUrl).toString() : null,
 		signedIn: viewer !== null,
 		viewerId: viewer?.userId ?? null,
 		// The idempotency key of the money forms this page renders (a boost's is

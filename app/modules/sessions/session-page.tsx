@@ -99,6 +99,8 @@ export type SessionPageProps = SessionPageData & {
 	viewerId: string | null
 	/** The idempotency key of this page's money forms. */
 	formKey: string
+	/** The OBS overlay's URL with its key: for the creator of a live session only. */
+	overlayUrl: string | null
 }
 
 export function SessionPage(props: SessionPageProps) {
@@ -161,7 +163,8 @@ export function SessionPage(props: SessionPageProps) {
 							<li>{t('sessions.rule-dares', { count: session.maxDaresPerUser, free: session.maxFreeDaresPerUser })}</li>
 						</ul>
 					</section>
-					<CopyLink url={props.shareUrl} />
+					{props.overlayUrl ? <OverlayPanel url={props.overlayUrl} sessionId={session.id} /> : null}
+					<CopyPanel id="share" title={t('sessions.share')} url={props.shareUrl} />
 				</aside>
 			</div>
 			{props.otherSessions.length > 0 ? <OtherSessions sessions={props.otherSessions} lang={lang} creator={creator} /> : null}
@@ -261,8 +264,12 @@ function CreatorControls({ session, lang, viewerChannels, viewerHasLiveSession, 
 	)
 }
 
-/** Copies the session's address; "Copied" shows for 1,500 ms. Without JavaScript the address is there to select. */
-function CopyLink({ url }: { url: string }) {
+/**
+ * A panel with an address to copy; "Copied" shows for 1,500 ms. Without
+ * JavaScript the address is there to select. The session's share link, and
+ * the creator's overlay URL.
+ */
+function CopyPanel({ id, title, url, children }: { id: string; title: string; url: string; children?: React.ReactNode }) {
 	const { t } = useTranslation()
 	const hydrated = useHydrated()
 	const [copied, setCopied] = useState(false)
@@ -277,19 +284,20 @@ function CopyLink({ url }: { url: string }) {
 			setCopied(true)
 		} catch {
 			// Clipboard refused (permissions): the field stays there to copy by hand.
-			document.getElementById('share-url')?.focus()
+			document.getElementById(`${id}-url`)?.focus()
 		}
 	}
 	return (
-		<section className="panel" aria-labelledby="share-title">
-			<h2 id="share-title">{t('sessions.share')}</h2>
+		<section className="panel" aria-labelledby={`${id}-title`}>
+			<h2 id={`${id}-title`}>{title}</h2>
+			{children}
 			<div className="copy-link">
 				<input
-					id="share-url"
+					id={`${id}-url`}
 					type="text"
 					readOnly
 					value={url}
-					aria-labelledby="share-title"
+					aria-labelledby={`${id}-title`}
 					onFocus={(e) => e.currentTarget.select()}
 				/>
 				{hydrated ? (
@@ -299,6 +307,22 @@ function CopyLink({ url }: { url: string }) {
 				) : null}
 			</div>
 		</section>
+	)
+}
+
+/** The creator's OBS overlay URL, and a new one when the old has leaked. */
+function OverlayPanel({ url, sessionId }: { url: string; sessionId: string }) {
+	const { t } = useTranslation()
+	return (
+		<CopyPanel id="overlay" title={t('overlay.card-title')} url={url}>
+			<p className="muted">{t('overlay.card-text')}</p>
+			<Form method="post" preventScrollReset>
+				<input type="hidden" name="sessionId" value={sessionId} />
+				<SubmitButton intent="overlay-regenerate" className="button button--ghost">
+					{t('overlay.regenerate')}
+				</SubmitButton>
+			</Form>
+		</CopyPanel>
 	)
 }
 

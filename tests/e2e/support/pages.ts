@@ -1,4 +1,4 @@
-import { DEMO_SESSIONS } from '../../../app/db/seed.server'
+import { DEMO_OVERLAY_KEY, DEMO_SESSIONS } from '../../../app/db/seed.server'
 import type { LANGS } from './i18n'
 
 const live = DEMO_SESSIONS.miaLive
@@ -21,5 +21,5 @@ export const PUBLIC_PAGES: Array<{ path: string; title: string | ((lang: (typeof
 	{ path: '/settings', title: 'pages.login.title' },
 	{ path: `/session/${live.id}`, title: () => live.title },
 	{ path: `/${live.platform}/${live.channel}`, title: () => live.title },
-	{ path: `/overlay/${live.id}`, title: 'pages.overlay.title' },
+	{ path: `/overlay/${live.id}?key=${DEMO_OVERLAY_KEY}`, title: 'pages.overlay.title' },
 ]

@@ -1,0 +1,71 @@
+import { useTranslation } from 'react-i18next'
+import { useRevalidator } from 'react-router'
+import { useSecondsLeft } from '#app/modules/dares/dares-panel'
+import type { DareView } from '#app/modules/dares/service.server'
+import { useLiveTopic } from '#app/modules/realtime/use-live'
+import { formatCoins } from '#app/modules/shop/format'
+import type { SessionSummary } from '#app/modules/sessions/service.server'
+import { useHydrated } from '#app/utils/use-hydrated'
+
+/** How many running dares the overlay lists (the biggest pots). */
+export const OVERLAY_TOP = 3
+
+/**
+ * The OBS overlay (PRODUCT.md, the overlay page): a transparent browser
+ * source with the running vote (countdown and tallies) and the top dares by
+ * pot, large enough for 1080p, with no controls. Live like the session page;
+ * without JavaScript the page reloads itself (a <noscript> refresh).
+ */
+export function OverlayPage({ session, dares, lang }: { session: SessionSummary; dares: DareView[]; lang: string }) {
+	const { t } = useTranslation()
+	const voting = dares.find((d) => d.status === 'voting' && d.votingEndsAt)
+	const top = dares.filter((d) => d.status === 'open' || d.status === 'accepted').slice(0, OVERLAY_TOP)
+	return (
+		<section className="overlay" aria-label={t('pages.overlay.title')}>
+			<h1 className="visually-hidden">{session.title}</h1>
+			{useHydrated() ? <OverlayLive sessionId={session.id} /> : null}
+			{voting ? <OverlayVote dare={voting} lang={lang} /> : null}
+			{top.length > 0 ? (
+				<ol className="overlay__dares">
+					{top.map((dare) => (
+						<li key={dare.id} className="overlay__dare">
+							<span className="overlay__pot">◎ {formatCoins(lang, dare.pot)}</span>
+							<span className="overlay__text">{dare.description}</span>
+						</li>
+					))}
+				</ol>
+			) : null}
+			{!voting && top.length === 0 ? <p className="overlay__empty">{t('overlay.empty')}</p> : null}
+		</section>
+	)
+}
+
+function OverlayVote({ dare, lang }: { dare: DareView; lang: string }) {
+	const { t } = useTranslation()
+	const seconds = useSecondsLeft(dare.votingEndsAt!)
+	const total = dare.yesVotes + dare.noVotes
+	const yesShare = total === 0 ? 50 : Math.round((dare.yesVotes / total) * 100)
+	return (
+		<div className="overlay__vote">
+			<p className="overlay__label">
+				{t('overlay.vote')} · <span suppressHydrationWarning>{`${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`}</span>
+			</p>
+			<p className="overlay__text">{dare.description}</p>
+			<div className="overlay__tally" aria-hidden="true">
+				<span style={{ width: `${yesShare}%` }} />
+			</div>
+			<p className="overlay__label">
+				{t('dares.tally', { yes: dare.yesVotes, no: dare.noVotes })} · ◎ {formatCoins(lang, dare.pot)}
+			</p>
+		</div>
+	)
+}
+
+function OverlayLive({ sessionId }: { sessionId: string }) {
+	const revalidator = useRevalidator()
+	const refresh = () => {
+		if (revalidator.state === 'idle') void revalidator.revalidate()
+	}
+	useLiveTopic(`session_updates_${sessionId}`, 'update', 'anon', refresh, refresh)
+	return null
+}

@@ -1,0 +1,63 @@
+import { expect, test } from 'vitest'
+import { asUser } from '#app/db/as-user.server'
+import type { Database } from '#app/db/database.server'
+import { publishDocumentVersions } from '#app/db/published-documents.server'
+import { claimsFor, describeEachDatabase, rejectionOf } from '#tests/support/databases'
+import { liveSession, participant } from '#tests/support/dares'
+
+/**
+ * The OBS overlay's key (PRODUCT.md, the overlay page), as the API roles
+ * meet it: only the session's creator reads or replaces it; anyone may ask
+ * whether a key is right, and only the current key is; the table itself is
+ * out of everyone's reach.
+ */
+
+const keyOf = (db: Database, userId: string | null, sessionId: string) =>
+	asUser(db, userId ? claimsFor(userId) : null, async (tx) => (await tx.query<{ key: string }>('select public.overlay_key($1) as key', [sessionId])).rows[0]!.key)
+const regenerate = (db: Database, userId: string, sessionId: string) =>
+	asUser(db, claimsFor(userId), async (tx) => (await tx.query<{ key: string }>('select public.regenerate_overlay_key($1) as key', [sessionId])).rows[0]!.key)
+const valid = (db: Database, sessionId: string, key: string | null) =>
+	asUser(db, null, async (tx) => (await tx.query<{ ok: boolean }>('select public.overlay_key_valid($1, $2) as ok', [sessionId, key])).rows[0]!.ok)
+
+describeEachDatabase('overlay', (getDb) => {
+	test('the creator gets one key per session, the same until replaced; replacing turns the old one off', async () => {
+		const db = getDb()
+		await publishDocumentVersions(db, { terms_of_service: 'v1', creator_agreement: 'v1' })
+		const session = await liveSession(db)
+		const key = await keyOf(db, session.creator, session.id)
+		expect(key).toMatch(/^[0-9a-f]{64}$/)
+		expect(await keyOf(db, session.creator, session.id)).toBe(key)
+		expect(await valid(db, session.id, key)).toBe(true)
+		const next = await regenerate(db, session.creator, session.id)
+		expect(next).not.toBe(key)
+		expect(await valid(db, session.id, key)).toBe(false)
+		expect(await valid(db, session.id, next)).toBe(true)
+	})
+
+	test('attack: nobody but the creator reads or replaces the key; a key opens only its own session', async () => {
+		const db = getDb()
+		await publishDocumentVersions(db, { terms_of_service: 'v1', creator_agreement: 'v1' })
+		const session = await liveSession(db)
+		const other = await liveSession(db)
+		const viewer = await participant(db)
+		const key = await keyOf(db, session.creator, session.id)
+		expect((await rejectionOf(keyOf(db, viewer, session.id))).message).toBe('error-not-session-creator')
+		expect((await rejectionOf(keyOf(db, other.creator, session.id))).message).toBe('error-not-session-creator')
+		expect((await rejectionOf(regenerate(db, viewer, session.id))).message).toBe('error-not-session-creator')
+		// A visitor may not even call them.
+		const denied = await keyOf(db, null, session.id).then(
+			() => null,
+			(e: unknown) => (e as { code?: string }).code,
+		)
+		expect(denied).toBe('42501')
+		expect(await valid(db, other.id, key)).toBe(false)
+		for (const wrong of [null, '', key.toUpperCase(), key.slice(1), `${key}0`, "' or true --"]) expect(await valid(db, session.id, wrong)).toBe(false)
+		for (const claims of [null, claimsFor(viewer)]) {
+			const read = await asUser(db, claims, (tx) => tx.query('select * from app_private.overlay_keys')).then(
+				() => null,
+				(e: unknown) => (e as { code?: string }).code,
+			)
+			expect(read).toBe('42501')
+		}
+	})
+})
