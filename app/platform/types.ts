@@ -17,6 +17,11 @@ export interface Viewer {
 	 * 4). Absent where the adapter cannot tell cheaply; then aal2 stands for it.
 	 */
 	totpEnabled?: boolean
+	/**
+	 * Supabase only: the user's verified access token, for the browser's
+	 * realtime client (Supabase Realtime authorises joins with it).
+	 */
+	accessToken?: string
 }
 
 export interface AuthAdapter {

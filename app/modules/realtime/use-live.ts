@@ -1,5 +1,8 @@
 import { useEffect, useRef, useState } from 'react'
 import type { RealtimeClient } from '@supabase/realtime-js'
+import { useRouteLoaderData } from 'react-router'
+import type { PublicEnv } from '#app/env.server'
+import type { loader as rootLoader } from '#app/root'
 
 /**
  * Live updates in the browser, with realtime-js (its own heartbeat,
@@ -21,26 +24,33 @@ export const LOCAL_API_KEY = 'local'
 /** A token is renewed when less than this is left of it. */
 const RENEW_BEFORE_MS = 60_000
 
+/** Where the client connects: the app's own relay (local), or the Supabase project's Realtime. */
+export function realtimeEndpoint(env: Pick<PublicEnv, 'PLATFORM' | 'SUPABASE_URL' | 'SUPABASE_ANON_KEY'> | undefined, location: { protocol: string; host: string }) {
+	if (env?.PLATFORM === 'supabase' && env.SUPABASE_URL && env.SUPABASE_ANON_KEY) {
+		return { url: `${env.SUPABASE_URL.replace(/^http/, 'ws').replace(/\/+$/, '')}/realtime/v1`, apiKey: env.SUPABASE_ANON_KEY }
+	}
+	return { url: `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/realtime/v1`, apiKey: LOCAL_API_KEY }
+}
+
 let shared: { who: string; client: Promise<RealtimeClient> } | null = null
 
 /** The tab's client for `who` (a user id, or 'anon'): a new one when the person changed (sign-in, sign-out). */
-function clientFor(who: string): Promise<RealtimeClient> {
+function clientFor(who: string, endpoint: { url: string; apiKey: string }): Promise<RealtimeClient> {
 	if (shared?.who === who) return shared.client
 	const previous = shared
-	let token: { token: string; expiresAt: number } | null = null
+	let token: { token: string | null; expiresAt: number } | null = null
 	const accessToken = async () => {
 		if (!token || token.expiresAt - Date.now() < RENEW_BEFORE_MS) {
 			const response = await fetch('/api/realtime/token', { credentials: 'same-origin', cache: 'no-store' })
 			if (!response.ok) return null
-			token = (await response.json()) as { token: string; expiresAt: number }
+			token = (await response.json()) as { token: string | null; expiresAt: number }
 		}
 		return token.token
 	}
 	const client = (async () => {
 		if (previous) (await previous.client.catch(() => null))?.disconnect()
 		const { RealtimeClient } = await import('@supabase/realtime-js')
-		const endpoint = `${window.location.protocol === 'https:' ? 'wss' : 'ws'}://${window.location.host}/realtime/v1`
-		const created = new RealtimeClient(endpoint, { accessToken, params: { apikey: LOCAL_API_KEY } })
+		const created = new RealtimeClient(endpoint.url, { accessToken, params: { apikey: endpoint.apiKey } })
 		// The join carries the token: have it before the first subscription.
 		await created.setAuth()
 		return created
@@ -66,6 +76,11 @@ export function useLiveTopic<P extends { seq?: number }>(
 	onRejoin?: () => void,
 ): LiveState {
 	const [state, setState] = useState<LiveState>('connecting')
+	const env = useRouteLoaderData<typeof rootLoader>('root')?.env
+	// Primitives, so that a revalidated root (a new env object) does not resubscribe.
+	const platform = env?.PLATFORM
+	const supabaseUrl = env?.SUPABASE_URL
+	const supabaseKey = env?.SUPABASE_ANON_KEY
 	const handlers = useRef({ onMessage, onRejoin })
 	useEffect(() => {
 		handlers.current = { onMessage, onRejoin }
@@ -74,7 +89,7 @@ export function useLiveTopic<P extends { seq?: number }>(
 	useEffect(() => {
 		let cancelled = false
 		let cleanup = () => {}
-		clientFor(who)
+		clientFor(who, realtimeEndpoint({ PLATFORM: platform ?? 'local', SUPABASE_URL: supabaseUrl, SUPABASE_ANON_KEY: supabaseKey }, window.location))
 			.then((client) => {
 				if (cancelled) return
 				let lastSeq = 0
@@ -106,7 +121,7 @@ export function useLiveTopic<P extends { seq?: number }>(
 			cancelled = true
 			cleanup()
 		}
-	}, [topic, event, who])
+	}, [topic, event, who, platform, supabaseUrl, supabaseKey])
 
 	return state
 }

@@ -209,7 +209,9 @@ class SupabaseAccountBackend implements AccountBackend<SupabaseNative> {
 			aal,
 			session_id: typeof c.session_id === 'string' ? c.session_id : undefined,
 		}
-		return { viewer: { claims, userId: c.sub, email: claims.email ?? null, totpEnabled: aal === 'aal2' }, headers }
+		// The token getClaims just verified (and refreshed if it had expired): the realtime client's.
+		const accessToken = (await supabase.auth.getSession()).data.session?.access_token
+		return { viewer: { claims, userId: c.sub, email: claims.email ?? null, totpEnabled: aal === 'aal2', ...(accessToken ? { accessToken } : {}) }, headers }
 	}
 
 	async currentUser(c: BackendCall): Promise<AccountUser<SupabaseNative> | null> {
