@@ -145,6 +145,37 @@ describeEachDatabase('the realtime relay', (getDb) => {
 		expect(await status(`${h.url}/websocket?vsn=2.0.0`, ORIGIN)).toBe(101)
 	})
 
+	test('a hostile client: a malformed frame, an oversized frame and a 21st socket are refused', async () => {
+		const url = `${h.url}/websocket?vsn=2.0.0`
+		const closeCode = (send: (ws: WebSocket) => void) =>
+			new Promise<number>((resolve) => {
+				const ws = new WebSocket(url)
+				ws.on('open', () => send(ws))
+				ws.on('close', (code) => resolve(code))
+				ws.on('error', () => {})
+			})
+		expect(await closeCode((ws) => ws.send('not json'))).toBe(1007)
+		expect(await closeCode((ws) => ws.send(JSON.stringify([null, '1', 'realtime:x', 'phx_join', { pad: 'x'.repeat(70 * 1024) }])))).toBe(1009)
+
+		const open: WebSocket[] = []
+		try {
+			for (let i = 0; i < 20; i++) {
+				const ws = new WebSocket(url)
+				open.push(ws)
+				await new Promise((resolve, reject) => (ws.once('open', resolve), ws.once('error', reject)))
+			}
+			const refused = await new Promise<number>((resolve) => {
+				const ws = new WebSocket(url)
+				ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0))
+				ws.on('open', () => (ws.close(), resolve(101)))
+				ws.on('error', () => {})
+			})
+			expect(refused).toBe(429)
+		} finally {
+			for (const ws of open) ws.close()
+		}
+	})
+
 	test('cut off when the token expires, and when a new token may not read the topic', async () => {
 		const db = getDb()
 		const alice = await participant(db)
