@@ -269,7 +269,7 @@ function CreatorControls({ session, lang, viewerChannels, viewerHasLiveSession, 
  * JavaScript the address is there to select. The session's share link, and
  * the creator's overlay URL.
  */
-function CopyPanel({ id, title, url, children }: { id: string; title: string; url: string; children?: React.ReactNode }) {
+function CopyPanel({ id, title, url, children, after }: { id: string; title: string; url: string; children?: React.ReactNode; after?: React.ReactNode }) {
 	const { t } = useTranslation()
 	const hydrated = useHydrated()
 	const [copied, setCopied] = useState(false)
@@ -306,6 +306,7 @@ function CopyPanel({ id, title, url, children }: { id: string; title: string; ur
 					</button>
 				) : null}
 			</div>
+			{after}
 		</section>
 	)
 }
@@ -314,14 +315,20 @@ function CopyPanel({ id, title, url, children }: { id: string; title: string; ur
 function OverlayPanel({ url, sessionId }: { url: string; sessionId: string }) {
 	const { t } = useTranslation()
 	return (
-		<CopyPanel id="overlay" title={t('overlay.card-title')} url={url}>
+		<CopyPanel
+			id="overlay"
+			title={t('overlay.card-title')}
+			url={url}
+			after={
+				<Form method="post" preventScrollReset>
+					<input type="hidden" name="sessionId" value={sessionId} />
+					<SubmitButton intent="overlay-regenerate" className="button button--ghost">
+						{t('overlay.regenerate')}
+					</SubmitButton>
+				</Form>
+			}
+		>
 			<p className="muted">{t('overlay.card-text')}</p>
-			<Form method="post" preventScrollReset>
-				<input type="hidden" name="sessionId" value={sessionId} />
-				<SubmitButton intent="overlay-regenerate" className="button button--ghost">
-					{t('overlay.regenerate')}
-				</SubmitButton>
-			</Form>
 		</CopyPanel>
 	)
 }
