@@ -38,3 +38,71 @@ export async function startDemoServer(): Promise<{ base: string; stop: () => voi
 	await waitFor(`${base}/en`)
 	return { base, child, stop: () => child.kill('SIGTERM') }
 }
+
+/**
+ * The production build on a fresh database of a Postgres server
+ * (BENCH_DATABASE_URL, else TEST_DATABASE_URL: the server's admin URL), with
+ * the demo data, as a server deployment runs it. Returns the app's base URL,
+ * the database's URL for the script's own connection, and a stop that drops
+ * the database.
+ */
+export async function startPostgresServer(): Promise<{ base: string; databaseUrl: string; adminUrl: string; stop: () => Promise<void> }> {
+	const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL
+	if (!adminUrl) throw new Error('Set BENCH_DATABASE_URL (or TEST_DATABASE_URL) to a Postgres server admin URL.')
+	const { default: pg } = await import('pg')
+	const name = `dareboost_bench_${process.pid}_${Date.now()}`
+	const admin = new pg.Client({ connectionString: adminUrl })
+	await admin.connect()
+	await admin.query(`create database ${name}`)
+	await admin.end()
+	const url = new URL(adminUrl)
+	url.pathname = `/${name}`
+	const port = await freePort()
+	const base = `http://127.0.0.1:${port}`
+	const child = spawn(process.execPath, ['server.js'], {
+		stdio: ['ignore', 'ignore', 'inherit'],
+		env: {
+			...process.env,
+			NODE_ENV: 'production',
+			PORT: String(port),
+			HOST: '127.0.0.1',
+			APP_URL: base,
+			DATABASE_URL: url.toString(),
+			MIGRATE_ON_START: 'true',
+			DEMO_DATA: 'true',
+			TEST_CHECKOUT: 'true',
+			BETTER_AUTH_SECRET: 'bench-only-secret-that-is-long-enough-0123456789',
+		},
+	})
+	await waitFor(`${base}/healthz`)
+	return {
+		base,
+		databaseUrl: url.toString(),
+		adminUrl,
+		stop: async () => {
+			child.kill('SIGTERM')
+			await new Promise((resolve) => child.once('exit', resolve))
+			const c = new pg.Client({ connectionString: adminUrl })
+			await c.connect()
+			await c.query(`drop database if exists ${name} with (force)`)
+			await c.end()
+		},
+	}
+}
+
+/** Signs a demo account in through the sign-in form, as a browser posts it; returns its cookie header. */
+export async function signInCookie(base: string, email: string, password: string): Promise<string> {
+	const response = await fetch(`${base}/en/login`, {
+		method: 'POST',
+		redirect: 'manual',
+		headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base },
+		body: new URLSearchParams({ email, password, redirectTo: '/en' }),
+	})
+	const cookies = response.headers.getSetCookie().map((c) => c.split(';')[0]!)
+	if (!cookies.some((c) => c.includes('session'))) throw new Error(`sign-in of ${email} failed: ${response.status}`)
+	return cookies.join('; ')
+}
+
+export function percentiles(latency: { p50: number; p90?: number; p97_5?: number; p99: number }) {
+	return `p50 ${latency.p50} ms  p99 ${latency.p99} ms`
+}

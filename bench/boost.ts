@@ -1,0 +1,130 @@
+/**
+ * Boosts per second end to end (issue "Dares"): signed-in viewers post the
+ * boost form as a browser does (cookie, Origin, form body, a fresh
+ * idempotency key each), through the real action, the real SQL and the
+ * ledger, against a Postgres server; on one hot dare, then spread over 1,000
+ * dares. In the same run, on the same server, pgbench's TPC-B-like run as the
+ * baseline. Afterwards the books are checked (ledger.check()).
+ *
+ *   npm run build && BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:boost
+ *
+ * BENCH_SECONDS (default 15) and BENCH_CONNECTIONS (default 32) tune it.
+ * Target on the 2-core machine: >= 1,000 boosts/s on the hot dare, p99 under
+ * 250 ms, and >= 25 % of pgbench's transactions per second.
+ */
+import { execFileSync } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
+import autocannon from 'autocannon'
+import { asUser } from '../app/db/as-user.server'
+import { createDatabase, type Database } from '../app/db/database.server'
+import { DEMO_PASSWORD, DEMO_USERS } from '../app/db/seed.server'
+import { signInCookie, startPostgresServer } from './support'
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 15)
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32)
+const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin'
+
+async function user(db: Database, name: string): Promise<string> {
+	const id = randomUUID()
+	await db.query(`insert into auth.users (id, aud, role, email) values ($1, 'authenticated', 'authenticated', $2)`, [id, `${name}-${id}@bench.local`])
+	await db.query('insert into public.profiles (id, username) values ($1, $2)', [id, `${name}${id.slice(0, 8)}`])
+	await ready(db, id)
+	return id
+}
+
+/** The current terms accepted (the gate of every money action). */
+async function ready(db: Database, id: string) {
+	await db.query(
+		`insert into public.consents (user_id, kind, version) values ($1, 'terms_of_service', app_private.current_document_version('terms_of_service')) on conflict do nothing`,
+		[id],
+	)
+}
+
+async function run(name: string, base: string, sessionId: string, cookies: string[], dareOf: () => string) {
+	let n = 0
+	const result = await autocannon({
+		url: base,
+		connections: CONNECTIONS,
+		duration: SECONDS,
+		requests: [
+			{
+				method: 'POST',
+				path: `/en/session/${sessionId}`,
+				setupRequest: (request) => ({
+					...request,
+					headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base, cookie: cookies[n++ % cookies.length]! },
+					body: new URLSearchParams({ intent: 'boost', sessionId, dareId: dareOf(), amount: '10', key: `bench:${randomUUID()}` }).toString(),
+				}),
+			},
+		],
+	})
+	return { name, result }
+}
+
+async function main() {
+	const server = await startPostgresServer()
+	const db = await createDatabase({ url: server.databaseUrl, poolSize: 2 })
+	try {
+		// A session that takes 1,000 dares from one author, and its dares.
+		const creator = await user(db, 'creator')
+		const author = await user(db, 'author')
+		const { rows } = await db.query<{ id: string }>(
+			`insert into public.sessions (creator_id, title, platform, channel, max_dares_per_user, max_free_dares_per_user, min_boost)
+			 values ($1, 'Bench night', 'twitch', $2, 1000, 1000, 50) returning id`,
+			[creator, `bench_${creator.slice(0, 8)}`],
+		)
+		const sessionId = rows[0]!.id
+		const dares = await asUser(db, { sub: author, role: 'authenticated' }, async (tx) => {
+			const ids: string[] = []
+			for (let i = 0; i < 1000; i++) {
+				const r = await tx.query<{ id: string }>('select id from public.create_dare($1, $2, 0, $3)', [`Bench dare number ${i}`, sessionId, randomUUID()])
+				ids.push(r.rows[0]!.id)
+			}
+			return ids
+		})
+		// The demo viewers boost: the terms accepted, coins enough for the run.
+		const viewers = Object.values(DEMO_USERS).filter((u) => u.id !== creator)
+		for (const v of viewers) {
+			await ready(db, v.id)
+			await db.query(`select * from ledger.transfer(ledger.system_account('world'), ledger.wallet_account($1), 100000000, 'purchase', 'bench', $2)`, [v.id, `bench-fund:${randomUUID()}`])
+		}
+		const cookies = await Promise.all(viewers.map((v) => signInCookie(server.base, v.email, DEMO_PASSWORD)))
+		const boosts = async () => (await db.query<{ n: number }>('select count(*)::int as n from public.boosts')).rows[0]!.n
+
+		console.log(`boosts over HTTP: ${CONNECTIONS} connections, ${SECONDS} s each, ${viewers.length} signed-in viewers, 10 coins a boost\n`)
+		const figures: Array<{ name: string; perSecond: number; p50: number; p99: number; errors: number }> = []
+		for (const [name, pick] of [
+			['one hot dare', () => dares[0]!],
+			['1,000 dares', () => dares[Math.floor(Math.random() * dares.length)]!],
+		] as const) {
+			const before = await boosts()
+			const { result } = await run(name, server.base, sessionId, cookies, pick)
+			const made = (await boosts()) - before
+			const perSecond = made / SECONDS
+			figures.push({ name, perSecond, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx - result['3xx'] + result.errors })
+			console.log(`${name.padEnd(14)} ${perSecond.toFixed(0).padStart(6)} boosts/s   requests ${result.requests.total}, redirects ${result['3xx']}, other ${result.non2xx - result['3xx']}, errors ${result.errors}   latency p50 ${result.latency.p50} ms  p97.5 ${result.latency.p97_5} ms  p99 ${result.latency.p99} ms`)
+		}
+		const problems = await db.query('select * from ledger.check()')
+		console.log(`\nledger.check(): ${problems.rows.length === 0 ? 'no problem' : JSON.stringify(problems.rows)}`)
+
+		// pgbench's TPC-B-like run on the same server, in a database of its own.
+		const pgbenchDb = `pgbench_${process.pid}`
+		const adminUrl = new URL(server.adminUrl)
+		execFileSync(`${PG_BIN}/psql`, [server.adminUrl, '-qc', `create database ${pgbenchDb}`])
+		adminUrl.pathname = `/${pgbenchDb}`
+		try {
+			execFileSync(`${PG_BIN}/pgbench`, ['-i', '-q', '-s', '10', adminUrl.toString()], { stdio: 'ignore' })
+			const out = execFileSync(`${PG_BIN}/pgbench`, ['-n', '-c', String(CONNECTIONS), '-j', '2', '-T', String(SECONDS), adminUrl.toString()], { encoding: 'utf8' })
+			const tps = Number(/tps = ([\d.]+)/.exec(out)?.[1] ?? NaN)
+			console.log(`pgbench TPC-B-like (scale 10, ${CONNECTIONS} clients): ${tps.toFixed(0)} tps`)
+			for (const f of figures) console.log(`  ${f.name}: ${((f.perSecond / tps) * 100).toFixed(1)} % of pgbench`)
+		} finally {
+			execFileSync(`${PG_BIN}/psql`, [server.adminUrl, '-qc', `drop database if exists ${pgbenchDb}`])
+		}
+	} finally {
+		await db.close()
+		await server.stop()
+	}
+}
+
+await main()

@@ -1,0 +1,75 @@
+/**
+ * The session page of a session with 200 dares, server-rendered for a
+ * visitor, against a Postgres server: its p99 at a fixed 200 requests/s and
+ * its throughput at 20 connections, next to pages of the same process in the
+ * same run: `/robots.txt` (a bare React Router resource route: routing,
+ * middleware and a loader, no React render), `/en/terms` (a static page),
+ * home and `/healthz` (Express alone).
+ *
+ *   npm run build && BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:session-page
+ *
+ * Target: p99 under 200 ms at 200 requests/s, and at least half the bare
+ * route's throughput.
+ */
+import { randomUUID } from 'node:crypto'
+import autocannon from 'autocannon'
+import { asUser } from '../app/db/as-user.server'
+import { createDatabase } from '../app/db/database.server'
+import { startPostgresServer } from './support'
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10)
+
+async function main() {
+	const server = await startPostgresServer()
+	const db = await createDatabase({ url: server.databaseUrl, poolSize: 2 })
+	try {
+		const users: string[] = []
+		for (let i = 0; i < 3; i++) {
+			const id = randomUUID()
+			await db.query(`insert into auth.users (id, aud, role, email) values ($1, 'authenticated', 'authenticated', $2)`, [id, `u${i}-${id}@bench.local`])
+			await db.query('insert into public.profiles (id, username) values ($1, $2)', [id, `bench${id.slice(0, 8)}`])
+			await db.query(
+				`insert into public.consents (user_id, kind, version) values ($1, 'terms_of_service', app_private.current_document_version('terms_of_service'))`,
+				[id],
+			)
+			users.push(id)
+		}
+		const { rows } = await db.query<{ id: string }>(
+			`insert into public.sessions (creator_id, title, platform, channel, max_dares_per_user, max_free_dares_per_user)
+			 values ($1, 'Two hundred dares', 'twitch', $2, 200, 200) returning id`,
+			[users[0], `bench_${users[0]!.slice(0, 8)}`],
+		)
+		const sessionId = rows[0]!.id
+		await asUser(db, { sub: users[1]!, role: 'authenticated' }, async (tx) => {
+			for (let i = 0; i < 200; i++) await tx.query('select public.create_dare($1, $2, 0, $3)', [`Dare number ${i}: sing the chorus backwards`, sessionId, randomUUID()])
+		})
+		const path = `/en/session/${sessionId}`
+		const page = await fetch(`${server.base}${path}`)
+		const html = await page.text()
+		console.log(`session page: ${page.status}, ${(html.length / 1024).toFixed(0)} KB of HTML, ${(html.match(/class="dare dare--/g) ?? []).length} dares rendered\n`)
+
+		const fixed = await autocannon({ url: `${server.base}${path}`, connections: 20, overallRate: 200, duration: SECONDS })
+		console.log(`session page at a fixed 200 requests/s: ${fixed.requests.average} requests/s served, latency p50 ${fixed.latency.p50} ms  p99 ${fixed.latency.p99} ms  (non-2xx ${fixed.non2xx}, errors ${fixed.errors})\n`)
+
+		console.log(`throughput at 20 connections, ${SECONDS} s each:`)
+		const rates: Record<string, number> = {}
+		for (const [name, p] of [
+			['session page (200 dares)', path],
+			['bare route /robots.txt', '/robots.txt'],
+			['static page /en/terms', '/en/terms'],
+			['home /en', '/en'],
+			['/healthz (Express only)', '/healthz'],
+		] as const) {
+			const r = await autocannon({ url: `${server.base}${p}`, connections: 20, duration: SECONDS })
+			rates[name] = r.requests.average
+			console.log(`  ${name.padEnd(26)} ${String(r.requests.average).padStart(7)} requests/s   p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms  (non-2xx ${r.non2xx})`)
+		}
+		const ratio = rates['session page (200 dares)']! / rates['bare route /robots.txt']!
+		console.log(`\nsession page / bare route: ${(ratio * 100).toFixed(0)} %`)
+	} finally {
+		await db.close()
+		await server.stop()
+	}
+}
+
+await main()
