@@ -27,6 +27,9 @@ if (process.env.TEST_DATABASE_URL) servers.push({ name: 'postgres', port: server
 /** Specs about the rendered page alone, not its data: run once, on PGlite with JavaScript. */
 const PAGE_ONLY = /(a11y|layout-shift|screenshots|theme)\.spec\.ts$/
 
+/** Specs that start server processes of their own on the Postgres server: run once, in the postgres project. */
+const POSTGRES_ONLY = /dares-two-servers\.spec\.ts$/
+
 /** The phone-sized projects run the specs about the small-screen layout only. */
 const PHONE = { viewport: { width: 390, height: 844 }, testMatch: /header\.spec\.ts$/ }
 
@@ -37,7 +40,14 @@ const projects: Project[] = servers.flatMap((server) =>
 			...(phone ? { testMatch: PHONE.testMatch } : {}),
 			// Tests about one mode only are tagged @js-only or @nojs-only and run only there.
 			grepInvert: javaScriptEnabled ? /@nojs-only/ : /@js-only/,
-			...(!phone && (server.name !== 'pglite' || !javaScriptEnabled) ? { testIgnore: PAGE_ONLY } : {}),
+			...(phone
+				? {}
+				: {
+						testIgnore: [
+							...(server.name !== 'pglite' || !javaScriptEnabled ? [PAGE_ONLY] : []),
+							...(server.name !== 'postgres' || !javaScriptEnabled ? [POSTGRES_ONLY] : []),
+						],
+					}),
 			use: {
 				browserName: 'chromium' as const,
 				baseURL: `http://127.0.0.1:${server.port}`,

@@ -131,6 +131,20 @@ const variables = z.object({
 		TWITCH_CLIENT_SECRET: z.string().min(1).optional(),
 		TWITCH_ISSUER: z.url().optional(),
 		TWITCH_API_URL: z.url().optional(),
+		/** A Google OAuth client with the YouTube Data API: creators link their YouTube channel (docs/decisions/037-channel-oauth.md). */
+		YOUTUBE_CLIENT_ID: z.string().min(1).optional(),
+		YOUTUBE_CLIENT_SECRET: z.string().min(1).optional(),
+		/** Google's authorization, token and YouTube API endpoints (tests point them at a stand-in). */
+		YOUTUBE_AUTH_URL: z.url({ protocol: /^https?$/ }).optional(),
+		YOUTUBE_TOKEN_URL: z.url({ protocol: /^https?$/ }).optional(),
+		YOUTUBE_API_URL: z.url({ protocol: /^https?$/ }).optional(),
+		/** A Kick app (kick.com/settings/developer): creators link their Kick channel. */
+		KICK_CLIENT_ID: z.string().min(1).optional(),
+		KICK_CLIENT_SECRET: z.string().min(1).optional(),
+		/** Kick's authorization, token and public API endpoints (tests point them at a stand-in). */
+		KICK_AUTH_URL: z.url({ protocol: /^https?$/ }).optional(),
+		KICK_TOKEN_URL: z.url({ protocol: /^https?$/ }).optional(),
+		KICK_API_URL: z.url({ protocol: /^https?$/ }).optional(),
 		LOCALE_DOMAINS: localeDomains.default({}),
 		/** The imprint's operator: required in production on a public APP_URL (see below). */
 		OPERATOR_NAME: z.string().trim().min(1).max(200).optional(),

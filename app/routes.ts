@@ -17,6 +17,7 @@ export default [
 	route('api/auth/delete', 'routes/api/auth-delete.ts'),
 	route('api/auth/username', 'routes/api/auth-username.ts'),
 	route('api/auth/provider/*', 'routes/api/auth-provider.ts'),
+	route('api/channels/callback/:platform', 'routes/api/channels-callback.ts'),
 	route('api/session', 'routes/api/session.ts'),
 	route('api/realtime/token', 'routes/api/realtime-token.ts'),
 	route('api/shop/buy', 'routes/api/shop-buy.ts'),

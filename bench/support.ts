@@ -46,7 +46,9 @@ export async function startDemoServer(): Promise<{ base: string; stop: () => voi
  * the database's URL for the script's own connection, and a stop that drops
  * the database.
  */
-export async function startPostgresServer(): Promise<{ base: string; databaseUrl: string; adminUrl: string; stop: () => Promise<void> }> {
+export const BENCH_AUTH_SECRET = 'bench-only-secret-that-is-long-enough-0123456789'
+
+export async function startPostgresServer(): Promise<{ base: string; databaseUrl: string; adminUrl: string; pid: number; stop: () => Promise<void> }> {
 	const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL
 	if (!adminUrl) throw new Error('Set BENCH_DATABASE_URL (or TEST_DATABASE_URL) to a Postgres server admin URL.')
 	const { default: pg } = await import('pg')
@@ -71,7 +73,7 @@ export async function startPostgresServer(): Promise<{ base: string; databaseUrl
 			MIGRATE_ON_START: 'true',
 			DEMO_DATA: 'true',
 			TEST_CHECKOUT: 'true',
-			BETTER_AUTH_SECRET: 'bench-only-secret-that-is-long-enough-0123456789',
+			BETTER_AUTH_SECRET: BENCH_AUTH_SECRET,
 		},
 	})
 	await waitFor(`${base}/healthz`)
@@ -79,6 +81,7 @@ export async function startPostgresServer(): Promise<{ base: string; databaseUrl
 		base,
 		databaseUrl: url.toString(),
 		adminUrl,
+		pid: child.pid!,
 		stop: async () => {
 			child.kill('SIGTERM')
 			await new Promise((resolve) => child.once('exit', resolve))

@@ -2,6 +2,8 @@ import { useTranslation } from 'react-i18next'
 import type { Route } from './+types/channels'
 import { PageTitle } from '#app/components/page-title'
 import type { Locale } from '#app/i18n/locales'
+import { servicesContext } from '#app/context.server'
+import { connectablePlatforms } from '#app/modules/channels/connect.server'
 import { requireViewer } from '#app/modules/auth/require-viewer.server'
 import { channelsAction } from '#app/modules/sessions/actions.server'
 import { LinkedChannels } from '#app/modules/sessions/linked-channels'
@@ -14,7 +16,10 @@ export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: sess
 /** /{lang}/settings/channels: the "Linked channels" settings section as its own page, and its action. */
 export async function loader({ request, context }: Route.LoaderArgs) {
 	requireViewer(request, context)
-	return { channels: await queryAsViewer(context, (tx) => getLinkedChannels(tx)) }
+	return {
+		channels: await queryAsViewer(context, (tx) => getLinkedChannels(tx)),
+		connectable: connectablePlatforms(context.get(servicesContext).env),
+	}
 }
 
 export function action({ request, context, params }: Route.ActionArgs) {
@@ -27,7 +32,7 @@ export default function ChannelsRoute({ loaderData, params }: Route.ComponentPro
 		<div className="settings">
 			<PageTitle title={t('channels.title')} />
 			<h1>{t('channels.title')}</h1>
-			<LinkedChannels channels={loaderData.channels} lang={params.lang as Locale} />
+			<LinkedChannels channels={loaderData.channels} connectable={loaderData.connectable} lang={params.lang as Locale} />
 		</div>
 	)
 }

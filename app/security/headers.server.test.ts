@@ -40,6 +40,16 @@ test('sign-in buttons may hand over to the configured providers (form-action fol
 	expect(csp.get('form-action')).toEqual(["'self'", 'https://accounts.google.com', 'http://127.0.0.1:9999'])
 })
 
+test('the channel buttons may hand over to YouTube and Kick when configured, on either platform', () => {
+	const csp = directives(
+		contentSecurityPolicy(
+			parseEnv({ YOUTUBE_CLIENT_ID: 'y', YOUTUBE_CLIENT_SECRET: 's', KICK_CLIENT_ID: 'k', KICK_CLIENT_SECRET: 's', KICK_AUTH_URL: 'http://127.0.0.1:9998/oauth/authorize' }),
+			'n',
+		),
+	)
+	expect(csp.get('form-action')).toEqual(["'self'", 'https://accounts.google.com', 'http://127.0.0.1:9998'])
+})
+
 test('HSTS and upgrade-insecure-requests only on https; report-only in development', () => {
 	expect(securityHeaders(parseEnv({ ...OPERATOR, APP_URL: 'https://dares.example' }), 'n')['Strict-Transport-Security']).toMatch(/max-age=63072000/)
 	expect(contentSecurityPolicy(parseEnv({ ...OPERATOR, APP_URL: 'https://dares.example' }), 'n')).toContain('upgrade-insecure-requests')

@@ -36,7 +36,18 @@ const OAUTH_PROVIDER_ORIGINS = ['https://accounts.google.com', 'https://id.twitc
 
 type PolicyEnv = Pick<
 	Env,
-	'APP_URL' | 'PLATFORM' | 'SUPABASE_URL' | 'GOOGLE_ISSUER' | 'TWITCH_ISSUER' | 'GOOGLE_CLIENT_ID' | 'TWITCH_CLIENT_ID' | 'NODE_ENV'
+	| 'APP_URL'
+	| 'PLATFORM'
+	| 'SUPABASE_URL'
+	| 'GOOGLE_ISSUER'
+	| 'TWITCH_ISSUER'
+	| 'GOOGLE_CLIENT_ID'
+	| 'TWITCH_CLIENT_ID'
+	| 'NODE_ENV'
+	| 'YOUTUBE_CLIENT_ID'
+	| 'YOUTUBE_AUTH_URL'
+	| 'KICK_CLIENT_ID'
+	| 'KICK_AUTH_URL'
 >
 
 function originOf(url: string | undefined): string | undefined {
@@ -66,6 +77,9 @@ export function contentSecurityPolicy(env: PolicyEnv, nonce: string): string {
 		if (env.GOOGLE_CLIENT_ID) oauthTargets.add(originOf(env.GOOGLE_ISSUER) ?? 'https://accounts.google.com')
 		if (env.TWITCH_CLIENT_ID) oauthTargets.add(originOf(env.TWITCH_ISSUER) ?? 'https://id.twitch.tv')
 	}
+	// "Connect my YouTube/Kick channel" (both platforms; ADR 037) is answered with a redirect to the platform's consent page.
+	if (env.YOUTUBE_CLIENT_ID) oauthTargets.add(originOf(env.YOUTUBE_AUTH_URL) ?? 'https://accounts.google.com')
+	if (env.KICK_CLIENT_ID) oauthTargets.add(originOf(env.KICK_AUTH_URL) ?? 'https://id.kick.com')
 
 	const directives: Record<string, string[]> = {
 		'default-src': ["'self'"],

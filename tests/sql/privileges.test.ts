@@ -121,6 +121,7 @@ const EXPOSED_ACL: Record<(typeof API_ROLES)[number], string[]> = {
 		'function public.give_consent(p_kind text, p_version text): EXECUTE (security definer)',
 		'function public.has_consented(p_tos_version text, p_ca_version text): EXECUTE (security definer)',
 		'function public.is_username_available(check_username text): EXECUTE (security definer)',
+		'function public.link_channel(p_platform text): EXECUTE (security definer)',
 		'function public.link_twitch_channel(): EXECUTE (security definer)',
 		'function public.overlay_key(p_session_id uuid): EXECUTE (security definer)',
 		'function public.overlay_key_valid(p_session_id uuid, p_key text): EXECUTE (security definer)',

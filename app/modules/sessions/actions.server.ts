@@ -5,6 +5,8 @@ import { toAppError } from '#app/db/database.server'
 import { getInstance } from '#app/i18n/i18next.server'
 import type { Locale } from '#app/i18n/locales'
 import { requireViewer } from '#app/modules/auth/require-viewer.server'
+import { startChannelConnect } from '#app/modules/channels/connect.server'
+import { isChannelPlatform } from '#app/modules/channels/platforms'
 import { currentDocumentVersions } from '#app/modules/legal/documents.server'
 import { queryAsViewer } from '#app/utils/db.server'
 import { safeRedirectPath } from '#app/utils/redirect'
@@ -93,6 +95,11 @@ export async function channelsAction(request: Request, context: Ctx, lang: Local
 	const back = safeRedirectPath(formData.get('redirectTo'), `/${lang}/settings/channels`)
 	const intent = formData.get('intent')
 	try {
+		if (intent === 'connect') {
+			const platform = formData.get('platform')
+			if (!isChannelPlatform(platform)) return redirectWithError(back, t('errors.error-invalid-platform'))
+			return startChannelConnect(request, context, lang, platform, back)
+		}
 		if (intent === 'link-twitch') {
 			await queryAsViewer(context, (tx) => linkTwitchChannel(tx))
 			return redirectWithSuccess(back, t('channels.linked'))

@@ -2,21 +2,27 @@ import { useTranslation } from 'react-i18next'
 import { Form, useLocation } from 'react-router'
 import { SubmitButton } from '#app/components/forms'
 import type { Locale } from '#app/i18n/locales'
+import type { ChannelPlatform } from '#app/modules/channels/platforms'
 import type { LinkedChannel } from './start-session-button'
 
 export const channelsPath = (lang: string) => `/${lang}/settings/channels`
 
 /**
  * The settings' "Linked channels" section: the viewer's channels with an
- * unlink button each, and linking the Twitch channel of their Twitch sign-in.
+ * unlink button each, linking the Twitch channel of their Twitch sign-in, and
+ * connecting a YouTube or Kick channel through that platform's consent page
+ * (`connectable`: the platforms the operator configured; ADR 037).
  * Self-contained (its forms post to /{lang}/settings/channels and come back to
  * the page they were sent from), so any settings page can render it.
  */
-export function LinkedChannels({ channels, lang }: { channels: LinkedChannel[]; lang: Locale }) {
-	const { t } = useTranslation()
+export function LinkedChannels({ channels, connectable, lang }: { channels: LinkedChannel[]; connectable: ChannelPlatform[]; lang: Locale }) {
+	const { t, i18n } = useTranslation()
 	const location = useLocation()
 	const back = location.pathname + location.search
 	const hasTwitch = channels.some((c) => c.platform === 'twitch')
+	const unlinked = (['youtube', 'kick'] as const).filter((platform) => !channels.some((c) => c.platform === platform))
+	const toConnect = unlinked.filter((platform) => connectable.includes(platform))
+	const byOperator = unlinked.filter((platform) => !connectable.includes(platform))
 	return (
 		<section className="card settings__section linked-channels" aria-labelledby="linked-channels-title">
 			<h2 id="linked-channels-title">{t('channels.title')}</h2>
@@ -56,7 +62,26 @@ export function LinkedChannels({ channels, lang }: { channels: LinkedChannel[]; 
 					<p className="field__hint">{t('channels.link-twitch-hint')}</p>
 				</Form>
 			) : null}
-			<p className="field__hint">{t('channels.other-platforms')}</p>
+			{toConnect.length > 0 ? (
+				// A full page load: the answer is a redirect to the platform's own site.
+				<Form method="post" action={channelsPath(lang)} reloadDocument className="linked-channels__connect">
+					<input type="hidden" name="redirectTo" value={back} />
+					<input type="hidden" name="intent" value="connect" />
+					{toConnect.map((platform) => (
+						<button key={platform} type="submit" name="platform" value={platform} className={`button button--${platform}`}>
+							{t('channels.connect', { platform: t(`platforms.${platform}`) })}
+						</button>
+					))}
+					<p className="field__hint">{t('channels.connect-hint')}</p>
+				</Form>
+			) : null}
+			{byOperator.length > 0 ? (
+				<p className="field__hint">
+					{t('channels.other-platforms', {
+						platforms: new Intl.ListFormat(i18n.language, { type: 'disjunction' }).format(byOperator.map((p) => t(`platforms.${p}`))),
+					})}
+				</p>
+			) : null}
 		</section>
 	)
 }

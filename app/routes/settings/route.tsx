@@ -9,6 +9,7 @@ import { servicesContext } from '#app/context.server'
 import { getInstance } from '#app/i18n/i18next.server'
 import type { Locale } from '#app/i18n/locales'
 import { requireViewer } from '#app/modules/auth/require-viewer.server'
+import { connectablePlatforms } from '#app/modules/channels/connect.server'
 import { LinkedChannels } from '#app/modules/sessions/linked-channels'
 import { getLinkedChannels } from '#app/modules/sessions/service.server'
 import { PurchaseHistory } from '#app/modules/shop/purchase-history'
@@ -31,7 +32,7 @@ export const links: Route.LinksFunction = () => [
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
 	const viewer = requireViewer(request, context)
-	const { accounts } = context.get(servicesContext).platform
+	const { platform: { accounts }, env } = context.get(servicesContext)
 	const here = `/${params.lang}/settings`
 	if (new URL(request.url).searchParams.has('link')) {
 		// Back from connecting a provider (see sign-in-methods.server.ts): say how it went, on a clean URL.
@@ -56,6 +57,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 			// A failure to list them leaves the section out rather than the page.
 			methods: methods.ok ? methods.data.methods : null,
 			connectable: methods.ok ? methods.data.connectable : [],
+			channelPlatforms: connectablePlatforms(env),
 		},
 		{ headers: methods.headers },
 	)
@@ -100,7 +102,7 @@ export default function SettingsPage({ loaderData, actionData, params }: Route.C
 				setup={actionData?.setup ?? null}
 				lastResult={actionData && actionData.intent !== USERNAME_INTENT ? actionData : null}
 			/>
-			<LinkedChannels channels={loaderData.channels} lang={params.lang as Locale} />
+			<LinkedChannels channels={loaderData.channels} connectable={loaderData.channelPlatforms} lang={params.lang as Locale} />
 			<PurchaseHistory locale={params.lang as Locale} purchases={loaderData.purchases} className="card settings__section purchase-history" />
 			<LanguageSection locale={params.lang as Locale} />
 			<section className="card settings__section" aria-labelledby="settings-danger">

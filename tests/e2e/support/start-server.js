@@ -17,6 +17,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
+import { startChannelPlatform } from '../../support/channel-platforms.js'
 import { startMailCatcher } from '../../support/mail-catcher.js'
 import { startAnalyticsUpstream } from './analytics-upstream.js'
 import { startIdentityProviders } from './identity-providers.js'
@@ -82,6 +83,8 @@ env.POSTHOG_HOST = analytics.url
 
 // Google and Twitch sign-in go to OpenID Connect stand-ins on loopback (see identity-providers.js).
 Object.assign(env, await startIdentityProviders(env.APP_URL))
+// YouTube and Kick channel linking go to OAuth stand-ins on loopback (see channel-platforms.js).
+for (const platform of ['youtube', 'kick']) Object.assign(env, (await startChannelPlatform(platform, env.APP_URL)).env)
 
 const child = spawn(process.execPath, ['server.js'], { env, stdio: 'inherit' })
 const stop = () => child.kill('SIGTERM')
