@@ -5,7 +5,8 @@
 // `node server.js --dev` runs Vite in middleware mode instead of the build.
 // `node server.js migrate` applies the SQL migrations and exits (the
 // container's way to migrate; it needs only what the image ships).
-import { existsSync } from 'node:fs'
+import { existsSync, readdirSync } from 'node:fs'
+import { join, relative, sep } from 'node:path'
 import { createServer } from 'node:http'
 import compression from 'compression'
 import express from 'express'
@@ -61,7 +62,16 @@ async function main() {
 		server.use('/assets', express.static('build/client/assets', { immutable: true, maxAge: '1y', index: false }))
 		// The build manifest open tabs poll for a new version: always revalidated.
 		server.use('/builds', express.static('build/client/builds', { cacheControl: false, index: false, setHeaders: (res) => res.setHeader('Cache-Control', 'no-cache') }))
-		server.use(express.static('build/client', { maxAge: '1h', index: false }))
+		// The other public files (favicon, robots' neighbours, fonts...): only the
+		// paths the build holds reach the file system; a page request does not
+		// cost a stat.
+		const publicFiles = new Set(
+			readdirSync('build/client', { recursive: true, withFileTypes: true })
+				.filter((entry) => entry.isFile())
+				.map((entry) => `/${relative('build/client', join(entry.parentPath, entry.name)).split(sep).join('/')}`),
+		)
+		const publicStatic = express.static('build/client', { maxAge: '1h', index: false })
+		server.use((req, res, next) => (publicFiles.has(req.path) ? publicStatic(req, res, next) : next()))
 	}
 	server.use(app)
 

@@ -9,16 +9,20 @@
  *    taken for the oldest boost it newly covers (the worst case), from the
  *    moment that boost's COMMIT returned to the moment the frame was read;
  *  - share delivered: the updates a subscriber read of those the topic
- *    carried in the window (by sequence number);
+ *    carried in the window (the frames any subscriber read: sequence numbers
+ *    are shared by all topics, so their gaps say nothing);
  *  - messages per subscriber per second;
  *  - the server's memory per connection (its RSS, connected and joined, less
  *    before).
  *
- * The baseline, in the same run on the same clients: a bare `ws` server in a
- * process of its own, given each update's frame the moment the first relay
- * subscriber reads it, broadcasting it to as many subscribers. Both fan-outs
- * are compared by deliveries per second and by the spread between the first
- * and the last subscriber reading a frame.
+ * The baseline, in the same run with as many clients: a bare `ws` server in a
+ * process of its own, sent the very frames the first relay subscriber read,
+ * at the same moments of the window, broadcasting each to all its
+ * subscribers. It runs after the relay's windows (the relay and its clients
+ * disconnected), so neither competes with the other for the two cores, and
+ * this process stays under its 20,000 open files. Both fan-outs are compared
+ * by deliveries per second and by the spread between the first and the last
+ * subscriber reading a frame.
  *
  * Clients run in this process (its event loop also drives the boosts, so the
  * latencies include its own queueing: they are upper bounds). The relay allows
@@ -130,6 +134,16 @@ async function main() {
 	const baselinePort = await freePort()
 	const baseline = spawn(process.execPath, ['-e', BASELINE_SERVER, String(baselinePort)], { stdio: ['ignore', 'ignore', 'inherit'] })
 	const db = await createDatabase({ url: server.databaseUrl, poolSize: BOOST_CONNECTIONS })
+	for (let i = 0; ; i++) {
+		const up = await new Promise<boolean>((resolve) => {
+			const probe = new WebSocket(`ws://127.0.0.1:${baselinePort}/`)
+			probe.once('open', () => (probe.terminate(), resolve(true)))
+			probe.once('error', () => resolve(false))
+		})
+		if (up) break
+		if (i > 100) throw new Error('the bare ws server did not start')
+		await sleep(100)
+	}
 	const relayUrl = `${server.base.replace(/^http/, 'ws')}/realtime/v1/websocket?apikey=local&vsn=2.0.0`
 	try {
 		// A session with one dare, and eight viewers with coins to boost it.
@@ -179,14 +193,15 @@ async function main() {
 		for (const n of SUBSCRIBERS) {
 			const { token } = await mintRealtimeToken(key, null)
 			const rssBefore = rssKb(server.pid)
-			const baselineRssBefore = rssKb(baseline.pid!)
-			const relaySockets: WebSocket[] = []
-			const baselineSockets: WebSocket[] = []
-			const control = new WebSocket(`ws://127.0.0.1:${baselinePort}/control`)
-			await new Promise((resolve, reject) => control.once('open', resolve).once('error', reject))
+			/** What the first subscriber read in each rate's window, to replay to the baseline: [ms since the window opened, frame]. */
+			const recorded = new Map<number, Array<[number, string]>>()
+			let windowStart = 0
+			let rate = 0
 
-			/** Per relay subscriber: the boosts its updates covered so far. */
-			const covered = new Int32Array(n)
+			// The relay: N subscribers joined through the app, boosts through SQL.
+			const relaySockets: WebSocket[] = []
+			/** Per subscriber: the boosts its updates covered so far (all made before it joined). */
+			const covered = new Int32Array(n).fill(commits.length)
 			const connectRelay = (i: number) =>
 				new Promise<void>((resolve, reject) => {
 					const ws = new WebSocket(relayUrl, { localAddress: localAddress(i) })
@@ -194,7 +209,8 @@ async function main() {
 					ws.once('open', () => ws.send(JSON.stringify(['1', '1', topic, 'phx_join', { config: { broadcast: { self: false, ack: false }, private: true }, access_token: token }])))
 					ws.on('message', (data) => {
 						const now = performance.now()
-						const frame = JSON.parse(data.toString()) as [string | null, string | null, string, string, Record<string, unknown>]
+						const text = data.toString()
+						const frame = JSON.parse(text) as [string | null, string | null, string, string, Record<string, unknown>]
 						if (frame[3] === 'phx_reply' && frame[1] === '1') {
 							const status = (frame[4] as { status?: string }).status
 							return status === 'ok' ? resolve() : reject(new Error(`join refused: ${JSON.stringify(frame[4])}`))
@@ -203,11 +219,11 @@ async function main() {
 						const update = (frame[4] as { payload: { seq: number; sessionData: { dares: Array<{ id: string; pot: number }> } } }).payload
 						const pot = update.sessionData.dares.find((d) => d.id === dareId)?.pot ?? 0
 						const boosts = Math.round(pot / 10)
-						if (i === 0 && window.open) control.send(data.toString())
 						if (!window.open) {
 							covered[i] = boosts
 							return
 						}
+						if (i === 0) recorded.get(rate)!.push([now - windowStart, text])
 						window.relayMessages++
 						window.seqs.add(update.seq)
 						window.receivedPerSeq.set(update.seq, (window.receivedPerSeq.get(update.seq) ?? 0) + 1)
@@ -221,42 +237,20 @@ async function main() {
 					})
 					relaySockets.push(ws)
 				})
-			const connectBaseline = (i: number) =>
-				new Promise<void>((resolve, reject) => {
-					const ws = new WebSocket(`ws://127.0.0.1:${baselinePort}/`, { localAddress: localAddress(i) })
-					ws.once('error', reject)
-					ws.once('open', () => resolve())
-					ws.on('message', (data) => {
-						if (!window.open) return
-						const now = performance.now()
-						const frame = JSON.parse(data.toString()) as [unknown, unknown, string, string, { payload: { seq: number } }]
-						window.baselineMessages++
-						const seq = frame[4].payload.seq
-						const spread = window.baselineFrames.get(seq)
-						if (spread) {
-							spread[1] = now
-							spread[2]++
-						} else window.baselineFrames.set(seq, [now, now, 1])
-					})
-					baselineSockets.push(ws)
-				})
-			// Connect in batches (each join is authorised by an SQL transaction).
-			for (let i = 0; i < n; i += 200) {
-				await Promise.all(Array.from({ length: Math.min(200, n - i) }, (_, k) => Promise.all([connectRelay(i + k), connectBaseline(i + k)])))
-			}
+			// In batches (each join is authorised by an SQL transaction).
+			for (let i = 0; i < n; i += 200) await Promise.all(Array.from({ length: Math.min(200, n - i) }, (_, k) => connectRelay(i + k)))
 			await sleep(1000)
 			const rssAfter = rssKb(server.pid)
-			const baselineRssAfter = rssKb(baseline.pid!)
-			memory.push(
-				`${String(n).padStart(6)} subscribers: relay ${(((rssAfter - rssBefore) * 1024) / n / 1024).toFixed(1)} KB per connection (RSS ${(rssAfter / 1024).toFixed(0)} MB), bare ws ${(((baselineRssAfter - baselineRssBefore) * 1024) / n / 1024).toFixed(1)} KB per connection`,
-			)
 
-			for (const rate of RATES) {
+			const relayFigures = new Map<number, { made: number; elapsed: number; window: Window }>()
+			for (const r of RATES) {
+				rate = r
+				recorded.set(rate, [])
 				window = newWindow()
 				window.open = true
 				let made = 0
 				let inFlight = 0
-				const started = performance.now()
+				const started = (windowStart = performance.now())
 				const boost = async (booster: string) => {
 					inFlight++
 					try {
@@ -283,21 +277,68 @@ async function main() {
 				// The last updates still on their way.
 				await sleep(1000)
 				window.open = false
-				const elapsed = (performance.now() - started) / 1000
+				relayFigures.set(rate, { made, elapsed: (performance.now() - started) / 1000, window })
+			}
+			for (const ws of relaySockets) ws.terminate()
+			await sleep(2000)
 
-				const seqs = [...window.seqs].sort((a, b) => a - b)
-				const expected = seqs.length ? seqs[seqs.length - 1]! - seqs[0]! + 1 : 0
+			// The baseline: as many subscribers of a bare ws server, sent the frames the relay sent, at the same moments.
+			const baselineRssBefore = rssKb(baseline.pid!)
+			const control = new WebSocket(`ws://127.0.0.1:${baselinePort}/control`)
+			await new Promise((resolve, reject) => control.once('open', resolve).once('error', reject))
+			const baselineSockets: WebSocket[] = []
+			const connectBaseline = (i: number) =>
+				new Promise<void>((resolve, reject) => {
+					const ws = new WebSocket(`ws://127.0.0.1:${baselinePort}/`, { localAddress: localAddress(i) })
+					ws.once('error', reject)
+					ws.once('open', () => resolve())
+					ws.on('message', (data) => {
+						if (!window.open) return
+						const now = performance.now()
+						const frame = JSON.parse(data.toString()) as [unknown, unknown, string, string, { payload: { seq: number } }]
+						window.baselineMessages++
+						const seq = frame[4].payload.seq
+						const spread = window.baselineFrames.get(seq)
+						if (spread) {
+							spread[1] = now
+							spread[2]++
+						} else window.baselineFrames.set(seq, [now, now, 1])
+					})
+					baselineSockets.push(ws)
+				})
+			for (let i = 0; i < n; i += 200) await Promise.all(Array.from({ length: Math.min(200, n - i) }, (_, k) => connectBaseline(i + k)))
+			await sleep(1000)
+			const baselineRssAfter = rssKb(baseline.pid!)
+			for (const r of RATES) {
+				const relay = relayFigures.get(r)!
+				window = relay.window
+				window.open = true
+				const started = performance.now()
+				for (const [at, text] of recorded.get(r)!) {
+					const wait = at - (performance.now() - started)
+					if (wait > 0) await sleep(wait)
+					control.send(text)
+				}
+				await sleep(Math.max(0, relay.elapsed * 1000 - (performance.now() - started)))
+				window.open = false
+
+				// Sequence numbers are shared by all topics (gaps are normal): the frames
+				// the topic carried are those any subscriber read.
+				const expected = window.seqs.size
 				const delivered = expected ? [...window.receivedPerSeq.values()].reduce((a, b) => a + b, 0) / (expected * n) : NaN
 				for (const [, [first, last]] of window.relayFrames) window.relaySpread.add(last - first)
 				for (const [, [first, last]] of window.baselineFrames) window.baselineSpread.add(last - first)
-				const relayRate = window.relayMessages / elapsed
-				const baselineRate = window.baselineMessages / elapsed
+				const relayRate = window.relayMessages / relay.elapsed
+				const baselineRate = window.baselineMessages / relay.elapsed
 				console.log(
-					`${String(n).padStart(11)}  ${String(rate).padStart(8)} (${(made / SECONDS).toFixed(0).padStart(5)})  ${fmt(window.latency.quantile(0.5))}  ${fmt(window.latency.quantile(0.95))}  ${fmt(window.latency.quantile(0.99))}   ${(delivered * 100).toFixed(2).padStart(7)} %   ${(window.relayMessages / n / elapsed).toFixed(2).padStart(10)}   ${relayRate.toFixed(0).padStart(18)}   ${baselineRate.toFixed(0).padStart(20)}   ${(relayRate / baselineRate).toFixed(2).padStart(5)}   ${fmt(window.relaySpread.quantile(0.99))} / ${fmt(window.baselineSpread.quantile(0.99))}`,
+					`${String(n).padStart(11)}  ${String(r).padStart(8)} (${(relay.made / SECONDS).toFixed(0).padStart(5)})  ${fmt(window.latency.quantile(0.5))}  ${fmt(window.latency.quantile(0.95))}  ${fmt(window.latency.quantile(0.99))}   ${(delivered * 100).toFixed(2).padStart(7)} %   ${(window.relayMessages / n / relay.elapsed).toFixed(2).padStart(10)}   ${relayRate.toFixed(0).padStart(18)}   ${baselineRate.toFixed(0).padStart(20)}   ${(relayRate / baselineRate).toFixed(2).padStart(5)}   ${fmt(window.relaySpread.quantile(0.99))} / ${fmt(window.baselineSpread.quantile(0.99))}`,
 				)
 			}
-			for (const ws of [...relaySockets, ...baselineSockets, control]) ws.terminate()
+			for (const ws of [...baselineSockets, control]) ws.terminate()
 			await sleep(2000)
+			memory.push(
+				`${String(n).padStart(6)} subscribers: relay ${((rssAfter - rssBefore) / n).toFixed(1)} KB per connection (app RSS ${(rssAfter / 1024).toFixed(0)} MB), bare ws ${((baselineRssAfter - baselineRssBefore) / n).toFixed(1)} KB per connection`,
+			)
 		}
 		console.log(`\nmemory\n${memory.join('\n')}`)
 		const problems = await db.query('select * from ledger.check()')

@@ -117,6 +117,31 @@ describeEachDatabase('the realtime relay', (getDb) => {
 		expect((updates.at(-1)!.sessionData.session as { id: string }).id).toBe(session.id)
 	})
 
+	test('a stream of boosts in separate transactions makes at most one update per interval, not one per boost', async () => {
+		const db = getDb()
+		const session = await liveSession(db)
+		const viewer = await participant(db, 5000)
+		const updates: Array<SessionUpdate & { at: number }> = []
+		const { first } = join(await client(h, anon), sessionTopic(session.id), (u) => updates.push({ ...u, at: Date.now() }))
+		expect(await first).toBe('SUBSCRIBED')
+		const dareId = await asUser(db, claimsFor(viewer), async (tx) => {
+			const { rows } = await tx.query<{ id: string }>('select id from public.create_dare($1, $2, $3, $4)', ['Whistle the anthem', session.id, 0, randomUUID()])
+			return rows[0]!.id
+		})
+		await until(() => updates.length > 0)
+		updates.length = 0
+		const started = Date.now()
+		for (let i = 0; i < 25; i++) {
+			await asUser(db, claimsFor(viewer), (tx) => tx.query('select public.boost_dare($1, $2, $3)', [dareId, 10, randomUUID()]))
+			await new Promise((resolve) => setTimeout(resolve, 15))
+		}
+		await until(() => updates.some((u) => (u.sessionData.dares as { id: string; pot: number }[]).some((d) => d.id === dareId && d.pot === 250)))
+		// The harness publishes a topic at most every 100 ms: one update per interval, not one per boost.
+		expect(updates.length).toBeLessThanOrEqual(Math.ceil((Date.now() - started) / 100) + 1)
+		expect(updates.length).toBeLessThan(25)
+		for (let i = 1; i < updates.length; i++) expect(updates[i]!.at - updates[i - 1]!.at).toBeGreaterThanOrEqual(90)
+	})
+
 	test('refused: another user’s wallet, a wallet as a visitor, a public channel, a forged or missing token', async () => {
 		const db = getDb()
 		const alice = await participant(db)
