@@ -1,5 +1,4 @@
 // Before anything that builds a Zod schema (see the module).
-import '#app/utils/zod-jitless'
 import { useTranslation } from 'react-i18next'
 import {
 	data,

@@ -38,7 +38,7 @@ try {
 		const total = [...files.values()].reduce((a, b) => a + b, 0) / 1024
 		const verdict = budgetKb ? `  budget ${budgetKb} KB: ${total <= budgetKb ? 'within' : `over by ${(total - budgetKb).toFixed(1)} KB`}` : ''
 		console.log(`${name.padEnd(14)} ${total.toFixed(1).padStart(6)} KB in ${files.size} files${verdict}`)
-		for (const [file, bytes] of [...files].sort((a, b) => b[1] - a[1]).slice(0, 8)) console.log(`    ${(bytes / 1024).toFixed(1).padStart(5)}  ${file.split('/').pop()}`)
+		for (const [file, bytes] of [...files].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.BENCH_FILES ?? 8))) console.log(`    ${(bytes / 1024).toFixed(1).padStart(5)}  ${file.split('/').pop()}`)
 		await page.close()
 	}
 } finally {

@@ -1,10 +1,10 @@
 import { useEffect, useRef, useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Form, useFetcher, useLocation } from 'react-router'
-import { toast } from 'sonner'
+import { toast } from '#app/components/toast'
 import type { Locale } from '#app/i18n/locales'
 import type { AccountGate } from '#app/modules/auth/gate.server'
-import { UsernameSchema } from '#app/modules/auth/schemas'
+import { checkUsername } from '#app/modules/auth/username'
 import { useHydrated } from '#app/utils/use-hydrated'
 import { DeleteAccount, GATE_DELETE_ACCOUNT_ID, openDeleteAccount } from './delete-account'
 import { SubmitButton } from './forms'
@@ -114,17 +114,17 @@ function CompleteProfile({ back }: { back: string }) {
 	// Availability is checked after a 500 ms pause in typing (spec section 4).
 	useEffect(() => {
 		if (!value) return
-		const parsed = UsernameSchema.safeParse(value)
-		if (!parsed.success) return
-		const timer = setTimeout(() => check.load(`/api/auth/username?username=${encodeURIComponent(parsed.data)}`), 500)
+		const checked = checkUsername(value)
+		if (!checked.ok) return
+		const timer = setTimeout(() => check.load(`/api/auth/username?username=${encodeURIComponent(checked.username)}`), 500)
 		return () => clearTimeout(timer)
 		// eslint-disable-next-line react-hooks/exhaustive-deps
 	}, [value])
 
-	const parsed = value ? UsernameSchema.safeParse(value) : null
-	const status: Availability = !parsed
+	const checked = value ? checkUsername(value) : null
+	const status: Availability = !checked
 		? 'idle'
-		: !parsed.success
+		: !checked.ok
 			? 'invalid'
 			: check.state !== 'idle' || !check.data
 				? 'checking'
@@ -168,7 +168,7 @@ function CompleteProfile({ back }: { back: string }) {
 							: status === 'taken'
 								? t('account.username-taken')
 								: status === 'invalid'
-									? t(parsed?.error?.issues[0]?.message ?? 'validation.username-invalid')
+									? t(checked && !checked.ok ? checked.error : 'validation.username-invalid')
 									: null}
 				</p>
 			</div>

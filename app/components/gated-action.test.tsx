@@ -3,12 +3,12 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { createInstance } from 'i18next'
 import { I18nextProvider, initReactI18next } from 'react-i18next'
 import { createRoutesStub, Form, Outlet, redirect, useLoaderData } from 'react-router'
-import { Toaster } from 'sonner'
 import { afterEach, beforeEach, expect, test, vi } from 'vitest'
 import type { AccountGate } from '#app/modules/auth/gate.server'
 import { resources } from '#locales/index'
 import { AuthDialogProvider, useAuthDialog } from './auth-dialog'
 import { GatedActionProvider, readinessOf, useGatedAction } from './gated-action'
+import { AppToaster } from './toasts'
 
 /**
  * The client half of a gated action, with the real sign-in dialog and the
@@ -100,7 +100,7 @@ async function renderApp() {
 	render(
 		<I18nextProvider i18n={i18n}>
 			<Stub initialEntries={['/en']} />
-			<Toaster />
+			<AppToaster />
 		</I18nextProvider>,
 	)
 	await screen.findByRole('button', { name: 'Vote' })

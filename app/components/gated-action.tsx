@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
-import { toast } from 'sonner'
+import { toast } from '#app/components/toast'
 import type { GatedReason } from '#app/modules/auth/gate'
 import { useAuthDialog } from './auth-dialog'
 

@@ -2,9 +2,9 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join } from 'node:path'
-import { act, cleanup, render } from '@testing-library/react'
-import { toast } from 'sonner'
+import { act, cleanup, render, waitFor } from '@testing-library/react'
 import { afterEach, expect, test } from 'vitest'
+import { sonnerRequested, toast } from './toast'
 import { AppToaster, TOASTER_DEFAULTS } from './toasts'
 
 afterEach(cleanup)
@@ -15,10 +15,14 @@ test('the toast defaults are the spec’s: 3 visible, 4000 ms, gap 14 px, width 
 
 test('the toaster renders at the bottom right with the spec’s width and gap and shows at most three toasts', async () => {
 	const { container } = render(<AppToaster />)
+	// No toast yet: no toaster, and sonner not even fetched (issue 11's JavaScript budget).
+	expect(sonnerRequested()).toBe(false)
+	expect(container.ownerDocument.querySelector('[data-sonner-toaster]')).toBeNull()
 	await act(async () => {
-		for (const n of [1, 2, 3, 4, 5]) toast(`Toast ${n}`)
-		await new Promise((resolve) => setTimeout(resolve, 50))
+		for (const n of [1, 2, 3, 4, 5]) toast.info(`Toast ${n}`)
 	})
+	// The first toast fetches sonner and mounts the toaster; none of the five is lost on the way.
+	await waitFor(() => expect(container.ownerDocument.querySelectorAll('[data-sonner-toast]')).toHaveLength(5))
 	const list = container.ownerDocument.querySelector<HTMLOListElement>('ol[data-sonner-toaster]')
 	expect(list).not.toBeNull()
 	expect(list!.dataset.yPosition).toBe('bottom')

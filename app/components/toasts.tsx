@@ -1,10 +1,18 @@
-import { useEffect, useState } from 'react'
+import { lazy, Suspense, useEffect, useState } from 'react'
 import { createPortal } from 'react-dom'
 import { useTranslation } from 'react-i18next'
-import { Toaster, toast as showToast } from 'sonner'
 import { trackKeyEvent, type KeyEvent } from '#app/modules/analytics/events'
 import { useHydrated } from '#app/utils/use-hydrated'
 import { GATE_DELETE_ACCOUNT_ID, openDeleteAccount } from './delete-account'
+import { loadSonner, markToasterListening, onSonnerRequested, sonnerRequested, toast as showToast } from './toast'
+
+const Toaster = lazy(() => loadSonner().then((module) => ({ default: module.Toaster })))
+
+/** Rendered after the Toaster in one Suspense boundary: its effect runs once sonner's has subscribed. */
+function ToasterListening() {
+	useEffect(() => markToasterListening(), [])
+	return null
+}
 
 /**
  * The spec's toast defaults (section 9). Sonner takes the first four as
@@ -28,24 +36,31 @@ export const TOASTER_DEFAULTS = {
  * outside it shows dimmed under the backdrop and cannot be clicked (a popover
  * of its own would be inert too). While a modal dialog is open the toaster
  * therefore lives inside it; sonner replays the toasts still showing when it
- * moves.
+ * moves. Sonner itself is fetched with the first toast (./toast.ts); until
+ * then there is no toaster.
  */
 export function AppToaster() {
 	const { t } = useTranslation()
 	const host = useTopModalDialog()
+	const [wanted, setWanted] = useState(sonnerRequested)
+	useEffect(() => (wanted ? undefined : onSonnerRequested(() => setWanted(true))), [wanted])
 	const { position, visibleToasts, duration, gap, width } = TOASTER_DEFAULTS
+	if (!wanted) return null
 	const toaster = (
-		<Toaster
-			theme="system"
-			position={position}
-			visibleToasts={visibleToasts}
-			duration={duration}
-			gap={gap}
-			style={{ '--width': `${width}px` } as React.CSSProperties}
-			richColors
-			closeButton
-			toastOptions={{ closeButtonAriaLabel: t('auth.close') }}
-		/>
+		<Suspense fallback={null}>
+			<Toaster
+				theme="system"
+				position={position}
+				visibleToasts={visibleToasts}
+				duration={duration}
+				gap={gap}
+				style={{ '--width': `${width}px` } as React.CSSProperties}
+				richColors
+				closeButton
+				toastOptions={{ closeButtonAriaLabel: t('auth.close') }}
+			/>
+			<ToasterListening />
+		</Suspense>
 	)
 	return host ? createPortal(toaster, host) : toaster
 }

@@ -1,5 +1,6 @@
 import { expect, test } from 'vitest'
 import { SignUpSchema, UsernameSchema } from './schemas'
+import { checkUsername } from './username'
 
 test('sign-up: valid e-mail, password 6 to 100, inputs at most 100 (spec section 5)', () => {
 	expect(SignUpSchema.safeParse({ email: ' mia@example.com ', password: '123456' }).data).toEqual({
@@ -20,4 +21,12 @@ test('usernames are lower-cased, 1 to 30 of a-z 0-9 . _', () => {
 	expect(UsernameSchema.safeParse('a'.repeat(31)).error?.issues[0]?.message).toBe('validation.username-too-long')
 	expect(UsernameSchema.safeParse('mia-plays').error?.issues[0]?.message).toBe('validation.username-invalid')
 	expect(UsernameSchema.safeParse('müller').error?.issues[0]?.message).toBe('validation.username-invalid')
+})
+
+test("the browser's username check (no Zod) gives UsernameSchema's answers", () => {
+	for (const value of ['Mia.Plays_1', '  mia  ', '', '   ', 'a'.repeat(30), 'a'.repeat(31), ' ' + 'a'.repeat(30) + ' ', 'mia-plays', 'mía', 'MIA', 'a b', '._.']) {
+		const schema = UsernameSchema.safeParse(value)
+		const check = checkUsername(value)
+		expect(check, JSON.stringify(value)).toEqual(schema.success ? { ok: true, username: schema.data } : { ok: false, error: schema.error.issues[0]!.message })
+	}
 })

@@ -1,4 +1,7 @@
-import { z } from 'zod'
+import { z } from '#app/utils/zod'
+import { USERNAME_MAX, USERNAME_PATTERN } from './username'
+
+export { USERNAME_MAX, USERNAME_PATTERN }
 
 /**
  * One Zod schema per form, used by Conform in the browser and in the action
@@ -8,8 +11,6 @@ import { z } from 'zod'
 export const EMAIL_MAX = 100
 export const PASSWORD_MIN = 6
 export const PASSWORD_MAX = 100
-export const USERNAME_MAX = 30
-export const USERNAME_PATTERN = /^[a-z0-9._]+$/
 
 export const EmailSchema = z
 	.string({ error: 'validation.email-required' })

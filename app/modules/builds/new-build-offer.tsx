@@ -1,6 +1,6 @@
 import { useEffect } from 'react'
 import { useTranslation } from 'react-i18next'
-import { toast } from 'sonner'
+import { toast } from '#app/components/toast'
 import { BUILD_MANIFEST_PATH, CURRENT_BUILD_ID, isBuildManifest } from './manifest'
 
 /**

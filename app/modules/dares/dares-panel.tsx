@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Form, useNavigate, useRevalidator, useRouteLoaderData, useSubmit } from 'react-router'
-import { toast } from 'sonner'
+import { toast } from '#app/components/toast'
 import { SubmitButton } from '#app/components/forms'
 import { useGatedAction } from '#app/components/gated-action'
 import type { GatedReason } from '#app/modules/auth/gate'
@@ -9,7 +9,7 @@ import { NumberField } from '#app/modules/sessions/number-field'
 import type { Locale } from '#app/i18n/locales'
 import type { loader as rootLoader } from '#app/root'
 import { formatCoins } from '#app/modules/shop/format'
-import { DARE_LIMITS } from './schemas'
+import { DARE_LIMITS } from './limits'
 import type { DareView } from './service.server'
 
 type Session = { id: string; status: 'active' | 'ended'; minBoost: number; maxDaresPerUser: number; maxFreeDaresPerUser: number }

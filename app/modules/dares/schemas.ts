@@ -1,11 +1,7 @@
-import { z } from 'zod'
+import { z } from '#app/utils/zod'
+import { DARE_LIMITS } from './limits'
 
-/** Spec section 5 and PRODUCT.md (Dares); the database checks them again. */
-export const DARE_LIMITS = {
-	description: { min: 3, max: 280 },
-	boost: { min: 10, step: 10, max: 1_000_000, default: 200 },
-	reward: { min: 0, step: 10, max: 1_000_000 },
-} as const
+export { DARE_LIMITS }
 
 const key = z.string().regex(/^[!-~]{8,190}$/)
 const dareId = z.uuid()

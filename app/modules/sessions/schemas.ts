@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from '#app/utils/zod'
 
 export const PLATFORMS = ['twitch', 'youtube', 'kick'] as const
 export type StreamPlatform = (typeof PLATFORMS)[number]

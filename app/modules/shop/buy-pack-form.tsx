@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Form, useNavigate, useNavigation, useRevalidator } from 'react-router'
-import { toast } from 'sonner'
+import { toast } from '#app/components/toast'
 import { ErrorList } from '#app/components/forms'
 import type { ShopPack } from '#app/env.server'
 import { fetchWithRetry } from '#app/utils/fetch-with-retry'

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from '#app/utils/zod'
 
 /** The buy form: one per pack, every field hidden and minted by the server. */
 export const BuyPackSchema = z.object({

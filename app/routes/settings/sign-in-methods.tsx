@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next'
 import { Form } from 'react-router'
-import { z } from 'zod'
+import { z } from '#app/utils/zod'
 import { SubmitButton } from '#app/components/forms'
 import type { OAuthProvider, SignInMethod } from '#app/platform/types'
 

@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@co
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from 'react-i18next'
 import { Form } from 'react-router'
-import { z } from 'zod'
+import { z } from '#app/utils/zod'
 import { ErrorList, Field, SubmitButton } from '#app/components/forms'
 import { PasswordSchema, TotpCodeSchema } from '#app/modules/auth/schemas'
 

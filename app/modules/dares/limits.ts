@@ -1,0 +1,11 @@
+/**
+ * Spec section 5 and PRODUCT.md (Dares); the database checks them again.
+ * Without Zod, so the session page's forms take their limits without
+ * loading it (schemas.ts builds the action's schema from these).
+ */
+export const DARE_LIMITS = {
+	description: { min: 3, max: 280 },
+	boost: { min: 10, step: 10, max: 1_000_000, default: 200 },
+	reward: { min: 0, step: 10, max: 1_000_000 },
+} as const
+
