@@ -25,7 +25,7 @@ const servers = [{ name: 'pglite', port: Number(process.env.E2E_PORT ?? 3101) }]
 if (process.env.TEST_DATABASE_URL) servers.push({ name: 'postgres', port: servers[0]!.port + 1 })
 
 /** Specs about the rendered page alone, not its data: run once, on PGlite with JavaScript. */
-const PAGE_ONLY = /(a11y|layout-shift|screenshots|theme)\.spec\.ts$/
+const PAGE_ONLY = /(a11y|bundle|layout-shift|screenshots|theme)\.spec\.ts$/
 
 /** Specs that start server processes of their own on the Postgres server: run once, in the postgres project. */
 const POSTGRES_ONLY = /dares-two-servers\.spec\.ts$/

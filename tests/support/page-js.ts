@@ -1,0 +1,36 @@
+import { gzipSync } from 'node:zlib'
+import type { Page } from 'playwright-core'
+
+/**
+ * The JavaScript a page makes the browser download: every .js response
+ * until the network is quiet (lazy chunks such as realtime-js included),
+ * gzipped here at level 9 for a figure independent of the server's
+ * compression. Used by bench/bundle.ts and tests/e2e/bundle.spec.ts.
+ */
+export async function pageJavaScript(page: Page, url: string): Promise<{ totalKb: number; files: Array<[string, number]> }> {
+	const files = new Map<string, number>()
+	const pending: Array<Promise<void>> = []
+	page.on('response', (response) => {
+		const path = new URL(response.url()).pathname
+		if (!path.endsWith('.js')) return
+		pending.push(
+			response.body().then(
+				(body) => void files.set(path.split('/').pop()!, gzipSync(body, { level: 9 }).length),
+				() => undefined,
+			),
+		)
+	})
+	await page.goto(url)
+	await page.waitForLoadState('networkidle')
+	await page.waitForTimeout(1000)
+	await Promise.all(pending)
+	const sorted = [...files].sort((a, b) => b[1] - a[1])
+	return { totalKb: sorted.reduce((sum, [, bytes]) => sum + bytes, 0) / 1024, files: sorted }
+}
+
+/**
+ * Issue 11's budget, gzipped, for a returning visitor (the cookie choice made):
+ * home 150 KB, a session page 170 KB. A first visit also loads the cookie
+ * banner's manager (vanilla-cookieconsent, about 10 KB) once.
+ */
+export const JS_BUDGET_KB = { home: 150, session: 170 } as const
