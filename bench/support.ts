@@ -1,22 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { createServer } from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { freePort } from '../tests/support/free-port'
+
+export { freePort }
 
 /** What the benchmark scripts share: a free port, and the production build served on the embedded default with the demo data. */
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 export const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
 
-export function freePort(): Promise<number> {
-	return new Promise((resolve, reject) => {
-		const server = createServer()
-		server.once('error', reject)
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address() as { port: number }
-			server.close(() => resolve(port))
-		})
-	})
-}
 
 async function waitFor(url: string) {
 	for (let i = 0; i < 600; i++) {

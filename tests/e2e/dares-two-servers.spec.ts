@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { createServer } from 'node:net'
 import { expect, test } from '@playwright/test'
 import pg from 'pg'
+import { freePort } from '../support/free-port'
 
 /**
  * Resolution exactly once with real server processes (PRODUCT.md, Dares;
@@ -26,16 +26,6 @@ const DEMO = {
 	accepted: 'de300000-0000-4000-8000-0000000d0003',
 }
 
-function freePort(): Promise<number> {
-	return new Promise((resolve, reject) => {
-		const server = createServer()
-		server.once('error', reject)
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address() as { port: number }
-			server.close(() => resolve(port))
-		})
-	})
-}
 
 class AppServer {
 	private child: ChildProcess | null = null

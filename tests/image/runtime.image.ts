@@ -1,7 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { request } from 'node:http'
-import { createServer } from 'node:net'
+import { freePort } from '#tests/support/free-port'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import pg from 'pg'
@@ -67,16 +67,6 @@ function runtimeStageSources(): string[] {
 	return sources
 }
 
-function freePort(): Promise<number> {
-	return new Promise((resolve, reject) => {
-		const server = createServer()
-		server.once('error', reject)
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address() as { port: number }
-			server.close(() => resolve(port))
-		})
-	})
-}
 
 /** The image's environment: its ENV lines, and nothing from this shell. */
 function imageEnv(extra: Record<string, string>): NodeJS.ProcessEnv {

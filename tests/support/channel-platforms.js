@@ -16,6 +16,7 @@
 // Node process, and the Vitest suites import it too.
 import { createHash, randomBytes } from 'node:crypto'
 import { createServer } from 'node:http'
+import { readBody } from './read-body.js'
 
 const NAMES = { youtube: 'YouTube', kick: 'Kick' }
 
@@ -145,18 +146,6 @@ export async function startChannelPlatform(platform, appUrl) {
 	}
 }
 
-function readBody(req) {
-	return new Promise((resolve, reject) => {
-		let body = ''
-		req.setEncoding('utf8')
-		req.on('data', (chunk) => {
-			body += chunk
-			if (body.length > 64 * 1024) reject(new Error('body too large'))
-		})
-		req.on('end', () => resolve(body))
-		req.on('error', reject)
-	})
-}
 
 function json(res, status, body) {
 	res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end(JSON.stringify(body))

@@ -23,6 +23,7 @@
 import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto'
 import { createServer } from 'node:http'
 import Provider from 'oidc-provider'
+import { readBody } from '../../support/read-body.js'
 
 /**
  * Starts both stand-ins and resolves to the app's environment variables that
@@ -252,18 +253,6 @@ function send(res, status, body, type = 'text/html; charset=utf-8') {
 	res.end(body)
 }
 
-function readBody(req) {
-	return new Promise((resolve, reject) => {
-		let body = ''
-		req.setEncoding('utf8')
-		req.on('data', (chunk) => {
-			body += chunk
-			if (body.length > 10_000) req.destroy(new Error('body too large'))
-		})
-		req.on('end', () => resolve(body))
-		req.on('error', reject)
-	})
-}
 
 function escape(value) {
 	return String(value).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
