@@ -109,7 +109,17 @@ type Availability = 'idle' | 'checking' | 'available' | 'taken' | 'invalid'
 function CompleteProfile({ back }: { back: string }) {
 	const { t } = useTranslation()
 	const [value, setValue] = useState('')
+	const input = useRef<HTMLInputElement>(null)
 	const check = useFetcher<{ available: boolean }>()
+	// The field is the server's HTML until the page hydrates, and a person (or
+	// a test) may type into it before then: left uncontrolled, what they typed
+	// stays, and the check starts from it.
+	useEffect(() => {
+		const field = input.current
+		if (!field?.value) return
+		field.value = field.value.toLowerCase()
+		setValue(field.value)
+	}, [])
 
 	// Availability is checked after a 500 ms pause in typing (spec section 4).
 	useEffect(() => {
@@ -151,9 +161,17 @@ function CompleteProfile({ back }: { back: string }) {
 					autoComplete="username"
 					autoCapitalize="none"
 					spellCheck={false}
-					value={value}
+					ref={input}
+					defaultValue=""
 					onChange={(e) => {
-						setValue(e.currentTarget.value.toLowerCase())
+						const field = e.currentTarget
+						const lower = field.value.toLowerCase()
+						if (lower !== field.value) {
+							const { selectionStart, selectionEnd } = field
+							field.value = lower
+							field.setSelectionRange(selectionStart, selectionEnd)
+						}
+						setValue(lower)
 					}}
 					aria-describedby="username-hint username-status"
 				/>

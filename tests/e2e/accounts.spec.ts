@@ -128,6 +128,27 @@ test('the username is checked while typing: taken, invalid, available', async ({
 	await expect(dialog.getByText(tr('de', 'account.username-available'))).toBeVisible()
 })
 
+test('a username typed before the page has hydrated is kept, checked and saved @js-only', async ({ page }) => {
+	await signUpAndConfirm(page, 'en', uniqueEmail('early'), 'secret123')
+	// The page's scripts arrive late (a slow phone): the dialog is the server's HTML meanwhile.
+	let release: () => void = () => {}
+	const scriptsHeld = new Promise<void>((resolve) => (release = resolve))
+	await page.route('**/assets/*.js', async (route) => {
+		await scriptsHeld
+		await route.continue()
+	})
+	await page.goto('/en', { waitUntil: 'commit' })
+	const dialog = page.getByRole('dialog')
+	const username = `Early_${Date.now().toString(36)}`
+	await dialog.getByLabel(tr('en', 'account.username')).fill(username)
+	release()
+	// Hydrated: the typed name is still there (in lower case) and gets checked.
+	await expect(dialog.getByText(tr('en', 'account.username-available'))).toBeVisible()
+	await expect(dialog.getByLabel(tr('en', 'account.username'))).toHaveValue(username.toLowerCase())
+	await dialog.getByRole('button', { name: tr('en', 'account.complete-submit') }).click()
+	await expect(dialog.getByRole('button', { name: tr('en', 'account.terms-accept') })).toBeVisible()
+})
+
 test('declining the terms records nothing, says why and offers account deletion', async ({ page }, testInfo) => {
 	const lang = 'tr'
 	await signUpAndConfirm(page, lang, uniqueEmail('decline'), 'secret123')
