@@ -93,12 +93,9 @@ interface Window {
 	latency: Histogram
 	relaySpread: Histogram
 	baselineSpread: Histogram
-	baselineLatency: Histogram
-	/** seq -> [first read, last read, readers] */
+	/** seq -> [first read, last read, readers]: the frames the topic carried in the window are those any subscriber read. */
 	relayFrames: Map<number, [number, number, number]>
 	baselineFrames: Map<number, [number, number, number]>
-	seqs: Set<number>
-	receivedPerSeq: Map<number, number>
 }
 
 function newWindow(): Window {
@@ -109,12 +106,18 @@ function newWindow(): Window {
 		latency: new Histogram(),
 		relaySpread: new Histogram(),
 		baselineSpread: new Histogram(),
-		baselineLatency: new Histogram(),
 		relayFrames: new Map(),
 		baselineFrames: new Map(),
-		seqs: new Set(),
-		receivedPerSeq: new Map(),
 	}
+}
+
+/** One subscriber read the frame `seq` at `now`: the first and last read, and how many read it. */
+function recordRead(frames: Map<number, [number, number, number]>, seq: number, now: number) {
+	const frame = frames.get(seq)
+	if (frame) {
+		frame[1] = now
+		frame[2]++
+	} else frames.set(seq, [now, now, 1])
 }
 
 /** A bare ws server: /control frames are sent to every other socket. */
@@ -225,13 +228,7 @@ async function main() {
 						}
 						if (i === 0) recorded.get(rate)!.push([now - windowStart, text])
 						window.relayMessages++
-						window.seqs.add(update.seq)
-						window.receivedPerSeq.set(update.seq, (window.receivedPerSeq.get(update.seq) ?? 0) + 1)
-						const spread = window.relayFrames.get(update.seq)
-						if (spread) {
-							spread[1] = now
-							spread[2]++
-						} else window.relayFrames.set(update.seq, [now, now, 1])
+						recordRead(window.relayFrames, update.seq, now)
 						if (boosts > covered[i]! && commits[covered[i]!] !== undefined) window.latency.add(now - commits[covered[i]!]!)
 						covered[i] = Math.max(covered[i]!, boosts)
 					})
@@ -297,12 +294,7 @@ async function main() {
 						const now = performance.now()
 						const frame = JSON.parse(data.toString()) as [unknown, unknown, string, string, { payload: { seq: number } }]
 						window.baselineMessages++
-						const seq = frame[4].payload.seq
-						const spread = window.baselineFrames.get(seq)
-						if (spread) {
-							spread[1] = now
-							spread[2]++
-						} else window.baselineFrames.set(seq, [now, now, 1])
+						recordRead(window.baselineFrames, frame[4].payload.seq, now)
 					})
 					baselineSockets.push(ws)
 				})
@@ -324,8 +316,8 @@ async function main() {
 
 				// Sequence numbers are shared by all topics (gaps are normal): the frames
 				// the topic carried are those any subscriber read.
-				const expected = window.seqs.size
-				const delivered = expected ? [...window.receivedPerSeq.values()].reduce((a, b) => a + b, 0) / (expected * n) : NaN
+				const expected = window.relayFrames.size
+				const delivered = expected ? [...window.relayFrames.values()].reduce((sum, [, , readers]) => sum + readers, 0) / (expected * n) : NaN
 				for (const [, [first, last]] of window.relayFrames) window.relaySpread.add(last - first)
 				for (const [, [first, last]] of window.baselineFrames) window.baselineSpread.add(last - first)
 				const relayRate = window.relayMessages / relay.elapsed
