@@ -219,6 +219,13 @@ test.describe('with JavaScript', { tag: '@js-only' }, () => {
 		await page.goto('/en/shop')
 		await page.getByRole('button', { name: tr('en', 'shop.buy', { price: '€4.99' }) }).click()
 		await expect(page.getByTestId('wallet-balance')).toHaveText(/500$/)
+		// A slow phone: the analytics library arrives seconds after the page
+		// (routing also turns the browser's cache off), so the viewer acts before
+		// it has started, and the events must wait for it rather than be lost.
+		await page.route(/\/assets\/module\.slim\.no-external-[\w-]+\.js$/, async (route) => {
+			await new Promise((resolve) => setTimeout(resolve, 3000))
+			await route.continue()
+		})
 		const description = `Juggle three oranges ${login}`
 		await page.goto(sessionPage)
 		await page.getByLabel(tr('en', 'dares.description')).fill(description)
@@ -228,6 +235,19 @@ test.describe('with JavaScript', { tag: '@js-only' }, () => {
 		await numberInput(card, 'en', 'dares.boost-amount').fill('250')
 		await card.getByRole('button', { name: tr('en', 'dares.boost'), exact: true }).click()
 		await expect(page.getByText(tr('en', 'dares.boosted')).last()).toBeVisible()
+		// Both happened before the library started; they reach the relay once it has.
+		const distinctId = await distinctIdOf(context)
+		const keyEvents = async () =>
+			(await receivedFor(page, distinctId))
+				.flatMap((r) => r.events)
+				.filter((e) => ['dare-created', 'boost', 'vote'].includes(e.event))
+				.map((e) => ({ event: e.event, own: Object.fromEntries(Object.entries(e.properties).filter(([key]) => !key.startsWith('$') && !['distinct_id', 'token'].includes(key))) }))
+		await expect
+			.poll(keyEvents)
+			.toEqual([
+				{ event: 'dare-created', own: { reward: 0, free: true } },
+				{ event: 'boost', own: { amount: 250 } },
+			])
 
 		await creator.goto(sessionPage)
 		const creatorCard = creator.getByRole('listitem').filter({ hasText: description })
@@ -240,12 +260,6 @@ test.describe('with JavaScript', { tag: '@js-only' }, () => {
 		await card.getByRole('button', { name: tr('en', 'dares.vote-no'), exact: true }).click()
 		await expect(page.getByText(tr('en', 'dares.voted')).last()).toBeVisible()
 
-		const distinctId = await distinctIdOf(context)
-		const keyEvents = async () =>
-			(await receivedFor(page, distinctId))
-				.flatMap((r) => r.events)
-				.filter((e) => ['dare-created', 'boost', 'vote'].includes(e.event))
-				.map((e) => ({ event: e.event, own: Object.fromEntries(Object.entries(e.properties).filter(([key]) => !key.startsWith('$') && !['distinct_id', 'token'].includes(key))) }))
 		await expect
 			.poll(keyEvents)
 			.toEqual([

@@ -1,6 +1,6 @@
 import type { PostHog } from 'posthog-js/dist/module.slim.no-external'
 import { ANALYTICS_RELAY_PATH } from './config'
-import { setAnalyticsSender, trackPageView } from './events'
+import { expectAnalytics, setAnalyticsSender } from './events'
 
 /**
  * PostHog in the browser, only after the analytics entry is allowed. The
@@ -13,6 +13,9 @@ import { setAnalyticsSender, trackPageView } from './events'
  */
 
 let instance: PostHog | null = null
+/** False once the visitor switched analytics off, even while the library is still loading. */
+let wanted = false
+let loading: Promise<{ posthog: PostHog }> | null = null
 
 /** Only the path: a query or fragment may carry a redirect, an e-mail or a token. */
 function pathOnly(value: unknown): unknown {
@@ -35,6 +38,9 @@ function scrub(properties: Record<string, unknown>): void {
 }
 
 export async function startAnalytics(libraryUrl: string, key: string): Promise<void> {
+	wanted = true
+	// The page the visitor allowed analytics on counts as viewed; events wait from now.
+	expectAnalytics(true)
 	if (instance) {
 		// Switched off earlier on this page, now on again.
 		if (instance.has_opted_out_capturing()) {
@@ -44,8 +50,13 @@ export async function startAnalytics(libraryUrl: string, key: string): Promise<v
 		setAnalyticsSender((event, properties) => instance?.capture(event, properties))
 		return
 	}
-	const module: { posthog: PostHog } = await import(/* @vite-ignore */ libraryUrl)
-	const posthog = module.posthog
+	loading ??= import(/* @vite-ignore */ libraryUrl).catch((error: unknown) => {
+		loading = null
+		throw error
+	})
+	const { posthog } = await loading
+	// Switched off while it loaded, or started by a call that came first.
+	if (!wanted || instance) return
 	posthog.init(key, {
 		api_host: ANALYTICS_RELAY_PATH,
 		ui_host: null,
@@ -84,11 +95,11 @@ export async function startAnalytics(libraryUrl: string, key: string): Promise<v
 	if (posthog.has_opted_out_capturing()) posthog.opt_in_capturing()
 	instance = posthog
 	setAnalyticsSender((event, properties) => instance?.capture(event, properties))
-	// The page the visitor allowed analytics on.
-	trackPageView()
 }
 
 export function stopAnalytics(): void {
+	wanted = false
+	expectAnalytics(false)
 	setAnalyticsSender(null)
 	if (!instance) return
 	instance.opt_out_capturing()

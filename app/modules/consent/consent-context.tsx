@@ -1,9 +1,10 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react'
+import { createContext, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { useLocation } from 'react-router'
 import { useHydrated } from '#app/utils/use-hydrated'
+import { expectAnalytics } from '#app/modules/analytics/events'
 import { ANALYTICS_LIBRARY_URL } from '#app/modules/analytics/library'
-import { consentEntries, consentStatus, type ConsentConfig, type ConsentState, type CookieEntry } from './entries'
+import { ANALYTICS_ENTRY_ID, consentEntries, consentStatus, type ConsentConfig, type ConsentState, type CookieEntry } from './entries'
 
 /**
  * The visitor's cookie choice for the page: first what the server read from
@@ -63,6 +64,13 @@ export function ConsentProvider({ state: serverState, config, children }: { stat
 	useEffect(() => {
 		if (hydrated && asks && !latest.current.state.given) void manager()
 	}, [hydrated, asks, manager])
+
+	// Before any effect of the page tracks (layout effects run first): events
+	// wait for the analytics library only while the choice allows it.
+	const analyticsAllowed = Boolean(config.analyticsKey) && entries.some((entry) => entry.id === ANALYTICS_ENTRY_ID && entry.script) && state.given && state.enabled.includes(ANALYTICS_ENTRY_ID)
+	useLayoutEffect(() => {
+		expectAnalytics(analyticsAllowed)
+	}, [analyticsAllowed])
 
 	useEffect(() => {
 		if (!hydrated) return
