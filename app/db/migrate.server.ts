@@ -1,5 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises'
 import path from 'node:path'
+import { maintainMessagePartitions } from '#app/modules/realtime/partitions.server'
 import type { Database, Transaction } from './database.server'
 
 export interface MigrateOptions {
@@ -62,6 +63,9 @@ export async function migrate(db: Database, options: MigrateOptions): Promise<st
 				throw new Error(`local shim ${file} failed: ${errorMessage(error)}`, { cause: error })
 			})
 		}
+		// realtime.messages' daily partitions, as Supabase's Realtime server
+		// makes them when a project connects (the relay keeps them after).
+		await maintainMessagePartitions(db)
 	}
 
 	const applied: string[] = []

@@ -9,16 +9,17 @@
 --    inserts a probe row for the topic, sets role, request.jwt.claims and
 --    realtime.topic, and checks whether it can still see that row (see
 --    Realtime.Tenants.Authorization).
--- The one local addition is a pg_notify so the app's relay learns about a new
--- broadcast without polling.
+-- The one local addition is a pg_notify carrying the new row's id.
 
 create schema if not exists realtime;
 
 grant usage on schema realtime to anon, authenticated, service_role;
 
--- Partitioned by day on Supabase, where the Realtime server creates and drops
--- the partitions. Locally everything lands in the default partition and the
--- relay is responsible for deleting delivered rows.
+-- Partitioned by day, as on Supabase, where the Realtime server creates the
+-- partitions from yesterday to three days ahead and drops those older than
+-- 72 hours. Locally the app does the same (app/modules/realtime/partitions.server.ts:
+-- at migration, then the relay every 4 hours). There is no default
+-- partition: a message outside those days is refused here as there.
 create table if not exists realtime.messages (
   topic text not null,
   extension text not null,
@@ -41,7 +42,8 @@ begin
 end
 $$;
 
-create table if not exists realtime.messages_default partition of realtime.messages default;
+-- Databases made before the daily partitions had a default one.
+drop table if exists realtime.messages_default;
 
 create index if not exists messages_inserted_at_topic_index
   on realtime.messages (inserted_at desc, topic)

@@ -32,7 +32,7 @@ begin
     select n.nspname, c.relname, c.relkind,
       case
         when n.nspname = 'auth' then 'supabase_auth_admin'
-        when c.relname in ('messages', 'messages_default') then 'app_owner'
+        when c.relname = 'messages' then 'app_owner'
         else 'supabase_admin'
       end as new_owner
     from pg_catalog.pg_class c

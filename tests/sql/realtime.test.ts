@@ -4,6 +4,7 @@ import type { Database } from '#app/db/database.server'
 import type { JwtClaims } from '#app/db/as-user.server'
 import { randomUUID } from 'node:crypto'
 import { publishDocumentVersions } from '#app/db/published-documents.server'
+import { maintainMessagePartitions } from '#app/modules/realtime/partitions.server'
 import { claimsFor, createAuthUser, describeEachDatabase } from '#tests/support/databases'
 import { liveSession, participant } from '#tests/support/dares'
 
@@ -171,4 +172,61 @@ describeEachDatabase('realtime', (getDb) => {
 			}
 		}
 	})
+
+	test("realtime.messages keeps a partition per day from yesterday to three days ahead, and no default one, as Supabase's server does", async () => {
+		const db = getDb()
+		const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10)
+		expect(await partitions(db)).toEqual([-1, 0, 1, 2, 3].map((offset) => `messages_${day(offset).replaceAll('-', '_')}`))
+		// A message for a day without a partition has nowhere to go.
+		const error = await db
+			.query(`insert into realtime.messages (topic, extension, inserted_at) values ('wallets_x', 'broadcast', $1::timestamp)`, [`${day(10)} 12:00`])
+			.then(
+				() => null,
+				(e: unknown) => e as { code?: string },
+			)
+		expect(error?.code).toBe('23514')
+		// Nobody reaches a partition directly, around the parent's policies.
+		const user = await createAuthUser(db)
+		for (const claims of [null, claimsFor(user)]) {
+			const denied = await asUser(db, claims, (tx) => tx.query(`select * from realtime.messages_${day(0).replaceAll('-', '_')}`)).then(
+				() => null,
+				(e: unknown) => e as { code?: string },
+			)
+			expect(denied?.code).toBe('42501')
+		}
+	})
+
+	test('days later, the janitor drops the partitions older than 72 hours and adds the days ahead; a broadcast without a partition is lost, not an error', async () => {
+		const db = getDb()
+		await db.query(`select realtime.send('{"balance": 1}'::jsonb, 'balance', 'wallets_x')`)
+		const later = new Date(Date.now() + 5 * 86_400_000)
+		const changes = await maintainMessagePartitions(db, later)
+		const day = (offset: number) => `messages_${new Date(later.getTime() + offset * 86_400_000).toISOString().slice(0, 10).replaceAll('-', '_')}`
+		// Today's is now older than 72 hours (five days): dropped with its message.
+		expect(changes.dropped).toContain(`messages_${new Date().toISOString().slice(0, 10).replaceAll('-', '_')}`)
+		expect(changes.created).toEqual([day(-1), day(0), day(1), day(2), day(3)])
+		// Kept: the days from 72 hours before `later` on.
+		expect(await partitions(db)).toEqual([day(-3), day(-2), day(-1), day(0), day(1), day(2), day(3)])
+		expect((await db.query('select * from realtime.messages')).rows).toEqual([])
+		// Today has no partition any more: realtime.send warns, stores nothing, and the sender's transaction goes on.
+		const { rows } = await db.transaction(async (tx) => {
+			await tx.query(`select realtime.send('{"balance": 2}'::jsonb, 'balance', 'wallets_x')`)
+			return tx.query<{ ok: number }>('select 1 as ok')
+		})
+		expect(rows).toEqual([{ ok: 1 }])
+		expect((await db.query('select * from realtime.messages')).rows).toEqual([])
+		// Run again, nothing changes.
+		expect(await maintainMessagePartitions(db, later)).toEqual({ created: [], dropped: [] })
+	})
 })
+
+/** realtime.messages' partitions, by name. */
+async function partitions(db: Database): Promise<string[]> {
+	const { rows } = await db.query<{ name: string }>(
+		`select child.relname as name from pg_catalog.pg_inherits i
+		join pg_catalog.pg_class child on child.oid = i.inhrelid
+		where i.inhparent = 'realtime.messages'::regclass
+		order by 1`,
+	)
+	return rows.map((row) => row.name)
+}

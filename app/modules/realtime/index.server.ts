@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream'
 import type { AppServices } from '#app/context.server'
 import { createRelay } from './relay.server'
 import { startBroadcaster } from './broadcaster.server'
+import { keepMessagePartitions } from './partitions.server'
 import { realtimeKey, verifyRealtimeToken } from './tokens.server'
 
 export interface Realtime {
@@ -13,11 +14,13 @@ export interface Realtime {
 
 /**
  * Live updates on the platform in use. Local: the app's own relay on the
- * app's port, fed by the session broadcaster. Supabase: the broadcaster
+ * app's port, fed by the session broadcaster, and the daily partitions of
+ * realtime.messages kept as Supabase's server keeps them. Supabase: the broadcaster
  * publishes through realtime.send (Supabase Realtime delivers them, after
  * the same policies); the browser connects to Supabase directly.
  */
 export async function startRealtime({ env, db }: Pick<AppServices, 'env' | 'db'>): Promise<Realtime> {
+	const partitions = env.PLATFORM === 'local' ? keepMessagePartitions(db) : null
 	if (env.PLATFORM === 'supabase' || !env.BETTER_AUTH_SECRET) {
 		const updates = await startBroadcaster({
 			db,
@@ -25,7 +28,13 @@ export async function startRealtime({ env, db }: Pick<AppServices, 'env' | 'db'>
 				await db.query('select realtime.send($1::jsonb, $2, $3, true)', [JSON.stringify(payload), event, topic])
 			},
 		})
-		return { handleUpgrade: () => false, stop: updates.stop }
+		return {
+			handleUpgrade: () => false,
+			stop: async () => {
+				partitions?.stop()
+				await updates.stop()
+			},
+		}
 	}
 	const key = realtimeKey(env.BETTER_AUTH_SECRET)
 	const relay = createRelay({ db, origin: new URL(env.APP_URL).origin, verify: (token) => verifyRealtimeToken(key, token) })
@@ -37,6 +46,7 @@ export async function startRealtime({ env, db }: Pick<AppServices, 'env' | 'db'>
 	return {
 		handleUpgrade: relay.handleUpgrade,
 		stop: async () => {
+			partitions?.stop()
 			await updates.stop()
 			await relay.close()
 		},
