@@ -475,6 +475,57 @@ describeEachDatabase('dares', (getDb, kind) => {
 			expect(await ledgerProblems(db)).toEqual([])
 		})
 
+		test("a dare written while its author's account is being deleted waits for the deletion, then is refused as signed out (never a foreign key error)", async () => {
+			const db = await setUp()
+			const session = await liveSession(db)
+			const viewer = await participant(db, 1000)
+			const writer = await openConnection(db)
+			const deleter = await openConnection(db)
+			try {
+				await deleter.query('begin')
+				await deleter.query('delete from auth.users where id = $1', [viewer])
+				await writer.query('begin')
+				await actAs(writer, viewer)
+				const written = writer.query('select id from public.create_dare($1, $2, $3, $4)', ['Juggle three eggs', session.id, 0, key()])
+				written.catch(() => {})
+				expect(await stillWaiting(written)).toBe(true)
+				await deleter.query('commit')
+				expect(toAppError(await rejectionOf(written))?.code).toBe('error-not-authenticated')
+				await writer.query('rollback')
+			} finally {
+				await Promise.all([writer.end(), deleter.end()])
+			}
+			expect((await db.query('select 1 from public.dares where session_id = $1', [session.id])).rows).toEqual([])
+			expect(await ledgerProblems(db)).toEqual([])
+		})
+
+		test("an account deleted while its dare is being written waits for the dare, which stays in the creator's session without an author, its coins in the pot", async () => {
+			const db = await setUp()
+			const session = await liveSession(db)
+			const viewer = await participant(db, 1000)
+			const writer = await openConnection(db)
+			const deleter = await openConnection(db)
+			try {
+				await writer.query('begin')
+				await actAs(writer, viewer)
+				const { rows } = await writer.query<{ id: string }>('select id from public.create_dare($1, $2, $3, $4)', ['Juggle three eggs', session.id, 300, key()])
+				const deleted = deleter.query('delete from auth.users where id = $1', [viewer])
+				deleted.catch(() => {})
+				expect(await stillWaiting(deleted)).toBe(true)
+				await writer.query('commit')
+				await deleted
+				const { rows: dares } = await db.query('select status, author_id from public.dares where id = $1', [rows[0]!.id])
+				expect(dares).toEqual([{ status: 'open', author_id: null }])
+				expect(await pot(db, rows[0]!.id)).toBe(300)
+			} finally {
+				await Promise.all([writer.end(), deleter.end()])
+			}
+			// The rest of the wallet went to the forfeit account; nothing was created or lost.
+			const { rows: forfeit } = await db.query<{ amount: string }>(`select amount from ledger.transfers where kind = 'forfeit' and reference = $1`, [viewer])
+			expect(forfeit.map((row) => Number(row.amount))).toEqual([700])
+			expect(await ledgerProblems(db)).toEqual([])
+		})
+
 		test('a creator deleted while a dare is being written: the dare is refunded before it goes with the session', async () => {
 			const db = await setUp()
 			const session = await liveSession(db)
