@@ -117,6 +117,9 @@ test('the number fields keep to their limits from the keyboard (tr)', async ({ p
 	}
 	const value = async () => (await minBoost.inputValue()).replace(/\D/g, '')
 	await minBoost.focus()
+	// React Aria's field takes over once reached for (it has a role description).
+	await expect(minBoost).toHaveAttribute('aria-roledescription', /.+/)
+	await expect(minBoost).toBeFocused()
 	await page.keyboard.press('ArrowUp')
 	expect(await value()).toBe('210')
 	await page.keyboard.press('PageUp')
@@ -145,4 +148,26 @@ test('the number fields keep to their limits from the keyboard (tr)', async ({ p
 	await minBoost.fill('10')
 	await minBoost.blur()
 	await expect(minBoost).toHaveValue('50')
+})
+
+test('a number field typed into before React Aria arrives keeps the digits, and the focus, when it takes over (de)', { tag: '@js-only' }, async ({ page }) => {
+	const lang = 'de'
+	await twitchCreator(page, lang, 'slow')
+	// A slow phone: React Aria's chunk comes a second and a half after the field is reached for.
+	await page.route(/\/assets\/aria-number-field-[\w-]+\.js$/, async (route) => {
+		await new Promise((resolve) => setTimeout(resolve, 1500))
+		await route.continue()
+	})
+	const form = await openStartForm(page, lang)
+	const minBoost = numberInput(form, lang, 'sessions.min-boost')
+	await expect(minBoost).not.toHaveAttribute('aria-roledescription')
+	await minBoost.fill('1200')
+	await expect(minBoost).toHaveAttribute('aria-roledescription', /.+/)
+	await expect(minBoost).toBeFocused()
+	// German grouping, the digits kept; the next key goes on where the caret was.
+	await expect(minBoost).toHaveValue('1.200')
+	await page.keyboard.press('ArrowUp')
+	await expect(minBoost).toHaveValue('1.210')
+	// Every other number field of the form came along at once.
+	await expect(numberInput(form, lang, 'sessions.voting-duration')).toHaveAttribute('aria-roledescription', /.+/)
 })

@@ -4,7 +4,7 @@ import { useLocation } from 'react-router'
 import { useHydrated } from '#app/utils/use-hydrated'
 import { expectAnalytics } from '#app/modules/analytics/events'
 import { ANALYTICS_LIBRARY_URL } from '#app/modules/analytics/library'
-import { ANALYTICS_ENTRY_ID, consentEntries, consentStatus, type ConsentConfig, type ConsentState, type CookieEntry } from './entries'
+import { ANALYTICS_ENTRY_ID, choiceTouchesPage, consentEntries, consentStatus, type ConsentConfig, type ConsentState, type CookieEntry } from './entries'
 
 /**
  * The visitor's cookie choice for the page: first what the server read from
@@ -24,6 +24,9 @@ interface ConsentContextValue {
 }
 
 const ConsentContext = createContext<ConsentContextValue | null>(null)
+
+/** Whether this page visit loaded page-effects.client (see choiceTouchesPage). */
+let pageEffectsLoaded = false
 
 export function useConsent(): ConsentContextValue {
 	const value = useContext(ConsentContext)
@@ -74,6 +77,10 @@ export function ConsentProvider({ state: serverState, config, children }: { stat
 
 	useEffect(() => {
 		if (!hydrated) return
+		// Once loaded (a script was added, analytics started), it hears every change.
+		const cookieNames = document.cookie.split(';').map((part) => part.split('=')[0]!.trim())
+		if (!pageEffectsLoaded && !choiceTouchesPage(state, entries, cookieNames)) return
+		pageEffectsLoaded = true
 		void import('./page-effects.client').then((m) => m.applyConsentToPage(state, entries, config))
 	}, [hydrated, state, entries, config])
 

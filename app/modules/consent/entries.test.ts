@@ -1,5 +1,6 @@
 import { expect, test } from 'vitest'
 import {
+	choiceTouchesPage,
 	choose,
 	consentCookieHeaders,
 	consentEntries,
@@ -67,4 +68,18 @@ test('target cookies match by exact name or prefix', () => {
 	expect(matchesTarget('aph_x', { prefix: 'ph_' })).toBe(false)
 	expect(matchesTarget('i18n_redirected', { name: 'i18n_redirected' })).toBe(true)
 	expect(matchesTarget('i18n_redirected2', { name: 'i18n_redirected' })).toBe(false)
+})
+
+test('a choice asks something of the page only for a script to add or cookies of an entry that is off', () => {
+	const declined = { given: true, enabled: ['sign-in', 'preferences', 'notices'] }
+	const all = { given: true, enabled: withAnalytics.map((e) => e.id) }
+	// Necessary only, nothing left behind: nothing to do (the page loads nothing for it).
+	expect(choiceTouchesPage(declined, withAnalytics, ['cookie_consent', 'better-auth.session_token'])).toBe(false)
+	// Analytics withdrawn on another tab, its cookie still here: it goes.
+	expect(choiceTouchesPage(declined, withAnalytics, ['ph_phc_key_posthog'])).toBe(true)
+	// Analytics allowed: its script loads.
+	expect(choiceTouchesPage(all, withAnalytics, [])).toBe(true)
+	// Without analytics configured, players allowed: no script, nothing to delete.
+	expect(choiceTouchesPage({ given: true, enabled: withoutAnalytics.map((e) => e.id) }, withoutAnalytics, [])).toBe(false)
+	expect(choiceTouchesPage(UNDECIDED, withAnalytics, ['ph_phc_key_posthog'])).toBe(true)
 })

@@ -185,3 +185,17 @@ export function consentCookieHeaders(state: ConsentState, entries: CookieEntry[]
 export function matchesTarget(cookieName: string, target: TargetCookie): boolean {
 	return 'name' in target ? cookieName === target.name : cookieName.startsWith(target.prefix)
 }
+
+/**
+ * Whether a choice asks anything of the page (page-effects.client.ts): an
+ * allowed entry's script to add, or cookies of an entry that is off to
+ * delete. Most page loads of a visitor who chose ask nothing, and load
+ * nothing for it.
+ */
+export function choiceTouchesPage(state: ConsentState, entries: CookieEntry[], cookieNames: string[]): boolean {
+	return entries.some((entry) =>
+		entry.group === 'necessary' || (state.given && state.enabled.includes(entry.id))
+			? Boolean(entry.script)
+			: Boolean(entry.targetCookies?.some((target) => cookieNames.some((name) => matchesTarget(name, target)))),
+	)
+}

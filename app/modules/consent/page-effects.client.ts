@@ -7,17 +7,22 @@ import { ANALYTICS_ENTRY_ID, matchesTarget, type ConsentConfig, type ConsentStat
  * script is the PostHog library: it starts once loaded and opts out when
  * switched off (app/modules/analytics/posthog.client.ts).
  */
+/** Whether this page visit loaded the analytics client (allowed at some point). */
+let analyticsLoaded = false
+
 export async function applyConsentToPage(state: ConsentState, entries: CookieEntry[], config: ConsentConfig): Promise<void> {
 	for (const entry of entries) {
 		const on = entry.group === 'necessary' || (state.given && state.enabled.includes(entry.id))
 		if (on) {
 			if (entry.script) addScript(entry)
 			if (entry.id === ANALYTICS_ENTRY_ID && entry.script && config.analyticsKey) {
+				analyticsLoaded = true
 				const analytics = await import('#app/modules/analytics/posthog.client')
 				await analytics.startAnalytics(entry.script.src, config.analyticsKey)
 			}
 		} else {
-			if (entry.id === ANALYTICS_ENTRY_ID) {
+			// Nothing to stop where analytics never started (their client is not even loaded).
+			if (entry.id === ANALYTICS_ENTRY_ID && analyticsLoaded) {
 				const analytics = await import('#app/modules/analytics/posthog.client')
 				analytics.stopAnalytics()
 			}

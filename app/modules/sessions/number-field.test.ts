@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { pageStep } from './number-field'
+import { pageStep } from './number-step'
 import { SESSION_LIMITS, StartSessionSchema } from './schemas'
 
 describe('pageStep', () => {

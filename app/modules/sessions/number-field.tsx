@@ -1,31 +1,10 @@
-import { useId, useState, type KeyboardEvent, type ReactNode } from 'react'
-import { Button, Group, I18nProvider, Input, Label, NumberField as AriaNumberField, Text } from 'react-aria-components'
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react'
 import { ErrorList, Field } from '#app/components/forms'
 import { useHydrated } from '#app/utils/use-hydrated'
+import type * as AriaModule from './aria-number-field'
+import { stepBy, type Limit } from './number-step'
 
-type Limit = { min: number; max: number; step: number }
-
-/**
- * A whole-number field with the spec's number-field behaviour (section 5):
- * clamped to min and max and snapped to the step on blur, arrow keys and the
- * steppers move one step (press and hold repeats after 400 ms, then every
- * 60 ms), Page Up/Down ten steps, Home/End jump to min/max, typing accepts only
- * what is valid in the page's locale, and an unparsable value becomes empty.
- * React Aria's NumberField does all of that (docs/decisions/017-react-aria-number-field.md);
- * its hidden input carries the number under `name`.
- *
- * Without JavaScript (and until hydration) it is a plain <input type=number>
- * with the same min, max and step, which the browser enforces on submit.
- */
-export function NumberField({
-	name,
-	label,
-	hint,
-	limit,
-	defaultValue,
-	errors,
-	locale,
-}: {
+export interface NumberFieldProps {
 	name: string
 	label: string
 	hint?: ReactNode
@@ -33,22 +12,75 @@ export function NumberField({
 	defaultValue: number | undefined
 	errors?: string[] | undefined
 	locale: string
-}) {
+}
+
+type Enhanced = typeof AriaModule
+let enhanced: Enhanced | null = null
+let loading: Promise<Enhanced> | null = null
+/** The plain fields on the page, told when React Aria has loaded (all of them take it over at once). */
+const plainFields = new Set<(module: Enhanced) => void>()
+
+/** React Aria's field, once per page visit (a failed load is tried again at the next reach). */
+function loadEnhanced(): void {
+	loading ??= import('./aria-number-field').then(
+		(module) => {
+			enhanced = module
+			for (const takeOver of plainFields) takeOver(module)
+			return module
+		},
+		(error: unknown) => {
+			loading = null
+			throw error
+		},
+	)
+	// A failed load leaves the plain fields, which still work.
+	loading.catch(() => {})
+}
+
+/**
+ * A whole-number field with the spec's number-field behaviour (section 5):
+ * clamped to min and max and snapped to the step on blur, arrow keys and the
+ * steppers move one step (press and hold repeats after 400 ms, then every
+ * 60 ms), Page Up/Down ten steps, Home/End jump to min/max, typing accepts only
+ * what is valid in the page's locale, and an unparsable value becomes empty.
+ * React Aria's NumberField does all of that (aria-number-field.tsx).
+ *
+ * Without JavaScript (and until hydration) it is a plain <input type=number>
+ * with the same min, max and step, which the browser enforces on submit.
+ * Hydrated, it looks like the React Aria field and takes digits only; React
+ * Aria (26 KB of the session page's first load, ADR 038) loads when the
+ * pointer comes near or the field gets focus, and takes over with the value
+ * and the focus. A form sent before that sends the digits, which the server
+ * checks as it checks every value.
+ */
+export function NumberField(props: NumberFieldProps) {
+	const { name, label, hint, limit, defaultValue, errors, locale } = props
 	const hydrated = useHydrated()
 	const id = useId()
-	const [value, setValue] = useState(defaultValue ?? Number.NaN)
-	// React Aria moves one step on Page Up/Down; the spec wants ten. Handled
-	// before the input's own key handler, which then never sees the key.
-	const onPageKeys = (event: KeyboardEvent) => {
-		if (event.key !== 'PageUp' && event.key !== 'PageDown') return
-		if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return
-		event.preventDefault()
-		event.stopPropagation()
-		const direction = event.key === 'PageUp' ? 1 : -1
-		const base = Number.isNaN(value) ? (direction > 0 ? limit.min : limit.max) : value
-		setValue(pageStep(base, direction, limit))
-	}
-	const invalid = Boolean(errors?.length)
+	const input = useRef<HTMLInputElement>(null)
+	const [text, setText] = useState(defaultValue === undefined ? '' : String(defaultValue))
+	// Already loaded (a later page of the visit): React Aria from the start.
+	const [swap, setSwap] = useState<{ Field: Enhanced['AriaNumberField']; value: number; selection: [number, number] | null } | null>(() =>
+		enhanced ? { Field: enhanced.AriaNumberField, value: defaultValue ?? Number.NaN, selection: null } : null,
+	)
+	useEffect(() => {
+		if (!hydrated || swap) return
+		// React Aria takes over with what the field holds and, if it has the focus, where the caret is.
+		const takeOver = (module: Enhanced) => {
+			const field = input.current
+			const digits = field?.value ?? ''
+			setSwap({
+				Field: module.AriaNumberField,
+				value: digits === '' ? Number.NaN : Number(digits),
+				selection: field !== null && document.activeElement === field ? [field.selectionStart ?? digits.length, field.selectionEnd ?? digits.length] : null,
+			})
+		}
+		plainFields.add(takeOver)
+		return () => void plainFields.delete(takeOver)
+	}, [hydrated, swap])
+	const errorId = errors?.length ? `${id}-error` : undefined
+	const hintId = hint ? `${id}-hint` : undefined
+
 	if (!hydrated) {
 		return (
 			<Field
@@ -60,48 +92,43 @@ export function NumberField({
 			/>
 		)
 	}
+	if (swap) {
+		return (
+			<swap.Field name={name} label={label} hint={hint} limit={limit} value={swap.value} errors={errors} locale={locale} selection={swap.selection} />
+		)
+	}
+	const step = (steps: number) => setText(String(text === '' ? limit.min : stepBy(Number(text), steps, limit)))
 	return (
-		<I18nProvider locale={locale}>
-			<AriaNumberField
-				name={name}
-				minValue={limit.min}
-				maxValue={limit.max}
-				step={limit.step}
-				value={value}
-				onChange={setValue}
-				formatOptions={{ maximumFractionDigits: 0 }}
-				isRequired
-				isInvalid={invalid}
-				validationBehavior="aria"
-				className="field number-field"
-			>
-				<Label>{label}</Label>
-				<Group className="number-field__group" onKeyDownCapture={onPageKeys}>
-					<Button slot="decrement" className="number-field__step">
-						−
-					</Button>
-					<Input className="number-field__input" />
-					<Button slot="increment" className="number-field__step">
-						+
-					</Button>
-				</Group>
-				{hint ? (
-					<Text slot="description" className="field__hint">
-						{hint}
-					</Text>
-				) : null}
-				{invalid ? (
-					<Text slot="errorMessage" elementType="div">
-						<ErrorList errors={errors} />
-					</Text>
-				) : null}
-			</AriaNumberField>
-		</I18nProvider>
+		<div className="field number-field" onPointerEnter={loadEnhanced} onFocus={loadEnhanced}>
+			<label htmlFor={id}>{label}</label>
+			<div className="number-field__group number-field__group--plain">
+				<button type="button" className="number-field__step" tabIndex={-1} aria-hidden onClick={() => step(-1)}>
+					−
+				</button>
+				<input
+					ref={input}
+					id={id}
+					name={name}
+					className="number-field__input"
+					type="text"
+					inputMode="numeric"
+					autoComplete="off"
+					required
+					value={text}
+					onChange={(event) => setText(event.target.value.replace(/\D/g, ''))}
+					aria-invalid={errorId ? true : undefined}
+					aria-describedby={[errorId, hintId].filter(Boolean).join(' ') || undefined}
+				/>
+				<button type="button" className="number-field__step" tabIndex={-1} aria-hidden onClick={() => step(1)}>
+					+
+				</button>
+			</div>
+			{hint ? (
+				<p id={hintId} className="field__hint">
+					{hint}
+				</p>
+			) : null}
+			<ErrorList id={errorId} errors={errors} />
+		</div>
 	)
-}
-
-/** Ten steps from `value`, snapped to the step grid from min and kept within min and max. */
-export function pageStep(value: number, direction: 1 | -1, limit: Limit): number {
-	const snapped = limit.min + Math.round((value - limit.min) / limit.step) * limit.step
-	return Math.min(limit.max, Math.max(limit.min, snapped + direction * 10 * limit.step))
 }

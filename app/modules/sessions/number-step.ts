@@ -1,0 +1,13 @@
+/** A number field's limits. */
+export type Limit = { min: number; max: number; step: number }
+
+/** Ten steps from `value`, snapped to the step grid from min and kept within min and max. */
+export function pageStep(value: number, direction: 1 | -1, limit: Limit): number {
+	return stepBy(value, direction * 10, limit)
+}
+
+/** `steps` steps from `value` (snapped to the step grid from min first), kept within min and max. */
+export function stepBy(value: number, steps: number, limit: Limit): number {
+	const snapped = limit.min + Math.round((value - limit.min) / limit.step) * limit.step
+	return Math.min(limit.max, Math.max(limit.min, snapped + steps * limit.step))
+}
