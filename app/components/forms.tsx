@@ -1,5 +1,5 @@
 import { useId, type InputHTMLAttributes, type ReactNode } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/translation'
 import { useNavigation } from 'react-router'
 import { formatWait } from '#app/modules/account/messages'
 
@@ -55,25 +55,32 @@ export function Field({
 	const fallbackId = useId()
 	const { key, ...props } = inputProps
 	const id = props.id ?? fallbackId
-	const errorId = errors?.length ? `${id}-error` : undefined
-	const hintId = hint ? `${id}-hint` : undefined
 	return (
 		<div className={className}>
 			<label htmlFor={id}>{label}</label>
-			<input
-				key={key}
-				{...props}
-				id={id}
-				aria-invalid={errorId ? true : undefined}
-				aria-describedby={[errorId, hintId].filter(Boolean).join(' ') || undefined}
-			/>
+			<input key={key} {...props} id={id} {...describedBy(id, hint, errors)} />
+			<FieldNotes id={id} hint={hint} errors={errors} />
+		</div>
+	)
+}
+
+/** The input's side of FieldNotes: aria-invalid and aria-describedby naming the hint and the errors. */
+export function describedBy(id: string, hint: ReactNode, errors: string[] | undefined) {
+	const ids = [errors?.length ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean)
+	return { 'aria-invalid': errors?.length ? true : undefined, 'aria-describedby': ids.join(' ') || undefined }
+}
+
+/** What a field says under its input: its hint, then its errors (ids from the input's id, see describedBy). */
+export function FieldNotes({ id, hint, errors }: { id: string; hint?: ReactNode; errors?: string[] | undefined }) {
+	return (
+		<>
 			{hint ? (
-				<p id={hintId} className="field__hint">
+				<p id={`${id}-hint`} className="field__hint">
 					{hint}
 				</p>
 			) : null}
-			<ErrorList id={errorId} errors={errors} />
-		</div>
+			<ErrorList id={errors?.length ? `${id}-error` : undefined} errors={errors} />
+		</>
 	)
 }
 

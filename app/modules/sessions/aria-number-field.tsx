@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react'
+import { useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react'
 import { Button, Group, I18nProvider, Input, Label, NumberField, Text } from 'react-aria-components'
 import { ErrorList } from '#app/components/forms'
 import { pageStep } from './number-step'
@@ -22,9 +22,14 @@ export function AriaNumberField({
 	const [value, setValue] = useState(initialValue)
 	const input = useRef<HTMLInputElement>(null)
 	// Taking over a field in use: the focus and the selection come along, so
-	// what is typed next lands where it would have in the plain field.
-	useEffect(() => {
-		if (selection) input.current?.setSelectionRange(selection[0], selection[1])
+	// what is typed next lands where it would have in the plain field. In the
+	// same task as the swap (a layout effect, not autoFocus, which waits for a
+	// passive effect after paint): otherwise a key pressed in between finds
+	// the focus on no field and is lost.
+	useLayoutEffect(() => {
+		if (!selection) return
+		input.current?.focus()
+		input.current?.setSelectionRange(selection[0], selection[1])
 	}, [selection])
 	// React Aria moves one step on Page Up/Down; the spec wants ten. Handled
 	// before the input's own key handler, which then never sees the key.
@@ -51,7 +56,6 @@ export function AriaNumberField({
 				isRequired
 				isInvalid={invalid}
 				validationBehavior="aria"
-				autoFocus={selection !== null}
 				className="field number-field"
 			>
 				<Label>{label}</Label>

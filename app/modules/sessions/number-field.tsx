@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react'
-import { ErrorList, Field } from '#app/components/forms'
+import { describedBy, Field, FieldNotes } from '#app/components/forms'
 import { useHydrated } from '#app/utils/use-hydrated'
 import type * as AriaModule from './aria-number-field'
 import { stepBy, type Limit } from './number-step'
@@ -78,8 +78,6 @@ export function NumberField(props: NumberFieldProps) {
 		plainFields.add(takeOver)
 		return () => void plainFields.delete(takeOver)
 	}, [hydrated, swap])
-	const errorId = errors?.length ? `${id}-error` : undefined
-	const hintId = hint ? `${id}-hint` : undefined
 
 	if (!hydrated) {
 		return (
@@ -116,19 +114,13 @@ export function NumberField(props: NumberFieldProps) {
 					required
 					value={text}
 					onChange={(event) => setText(event.target.value.replace(/\D/g, ''))}
-					aria-invalid={errorId ? true : undefined}
-					aria-describedby={[errorId, hintId].filter(Boolean).join(' ') || undefined}
+					{...describedBy(id, hint, errors)}
 				/>
 				<button type="button" className="number-field__step" tabIndex={-1} aria-hidden onClick={() => step(1)}>
 					+
 				</button>
 			</div>
-			{hint ? (
-				<p id={hintId} className="field__hint">
-					{hint}
-				</p>
-			) : null}
-			<ErrorList id={errorId} errors={errors} />
+			<FieldNotes id={id} hint={hint} errors={errors} />
 		</div>
 	)
 }
