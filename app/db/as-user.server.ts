@@ -1,4 +1,4 @@
-import type { Database, Queryable } from './database.server'
+import { sqlLiteral, type Database, type Queryable } from './database.server'
 
 /**
  * The verified JWT claims of a signed-in user, as Supabase Auth issues them
@@ -51,13 +51,8 @@ function impersonate<T>(
 	claims: Record<string, unknown>,
 	fn: (tx: Queryable) => Promise<T>,
 ): Promise<T> {
-	return db.transaction(async (tx) => {
-		// One round trip, in PostgREST's order. is_local = true: both end with
-		// the transaction, whether it commits or rolls back.
-		await tx.query("select set_config('role', $1, true), set_config('request.jwt.claims', $2, true)", [
-			role,
-			JSON.stringify(claims),
-		])
-		return fn(tx)
-	})
+	// Sent with BEGIN in one round trip, in PostgREST's order. is_local = true:
+	// both end with the transaction, whether it commits or rolls back.
+	const setup = `select set_config('role', ${sqlLiteral(role)}, true), set_config('request.jwt.claims', ${sqlLiteral(JSON.stringify(claims))}, true)`
+	return db.transaction(fn, { setup })
 }

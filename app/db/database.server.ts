@@ -43,11 +43,24 @@ export interface Database extends Queryable {
 	 * nesting transaction()) from inside waits for the transaction to end and
 	 * so never returns.
 	 */
-	transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T>
+	transaction<T>(fn: (tx: Transaction) => Promise<T>, options?: TransactionOptions): Promise<T>
 	/** Multi-statement SQL, run as one implicit transaction. */
 	exec(sql: string): Promise<void>
 	close(): Promise<void>
 }
+
+export interface TransactionOptions {
+	/**
+	 * SQL run first inside the transaction, sent with BEGIN in one round trip
+	 * on a Postgres server (a request's role and claims: as-user.server.ts).
+	 * Trusted text only: no parameters, so every value in it is a literal
+	 * built with `sqlLiteral`.
+	 */
+	setup?: string
+}
+
+/** A string as a SQL literal (node-postgres' escaping: quotes doubled, backslashes in an E'' string). */
+export const sqlLiteral: (value: string) => string = pg.escapeLiteral
 
 export interface DatabaseOptions {
 	/** postgres:// or postgresql:// URL: a node-postgres pool. */
@@ -131,12 +144,13 @@ function wrapPGlite(pglite: PGlite): Database {
 				return pgliteResult(result)
 			})
 		},
-		transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
+		transaction<T>(fn: (tx: Transaction) => Promise<T>, options?: TransactionOptions): Promise<T> {
 			// PGlite's transaction() issues ROLLBACK whenever the callback throws,
 			// and COMMIT of an aborted transaction throws TransactionAbortedError.
 			return serial(() =>
-				pglite.transaction(async (tx) =>
-					fn({
+				pglite.transaction(async (tx) => {
+					if (options?.setup) await tx.exec(options.setup)
+					return fn({
 						async query<R>(text: string, params?: unknown[]) {
 							const result = await tx.query<R>(text, params).catch((error: unknown) => {
 								throw withoutParameters(error)
@@ -146,8 +160,8 @@ function wrapPGlite(pglite: PGlite): Database {
 						async exec(sql: string) {
 							await tx.exec(sql)
 						},
-					}),
-				),
+					})
+				}),
 			)
 		},
 		exec(sql: string) {
@@ -211,11 +225,12 @@ function createPostgresDatabase(url: string, poolSize = 10): Database {
 			const result = await pool.query(text, params)
 			return pgResult<T>(result)
 		},
-		async transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
+		async transaction<T>(fn: (tx: Transaction) => Promise<T>, options?: TransactionOptions): Promise<T> {
 			const client = await pool.connect()
 			let broken: Error | undefined
 			try {
-				await client.query('begin')
+				// One simple query: the transaction block BEGIN opens outlasts it.
+				await client.query(options?.setup ? `begin; ${options.setup}` : 'begin')
 				const value = await fn({
 					async query<R>(text: string, params?: unknown[]) {
 						const result = await client.query(text, params)

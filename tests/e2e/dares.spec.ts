@@ -1,7 +1,8 @@
 import { expect, test, type Browser, type Page } from '@playwright/test'
-import { readyAccount, type Lang } from './support/accounts'
+import { readyAccount, signUpAndConfirm, type Lang } from './support/accounts'
 import { jsOn, numberInput, startLiveSession, twitchCreator } from './support/creators'
 import { tr } from './support/i18n'
+import { uniqueEmail } from './support/mailbox'
 
 /**
  * The core loop end to end (issue "Dares"), with JavaScript on and off, in
@@ -148,4 +149,33 @@ test('a visitor who writes a dare is asked to sign in first (the dialog with Jav
 	// Nothing was written.
 	await page.goto('/en/twitch/mia_plays')
 	await expect(page.getByText('Say hi to my cat')).toHaveCount(0)
+})
+
+test('a signed-in viewer who still owes a step is refused by the database and sent to that step: the username, then the terms', async ({ page, baseURL }) => {
+	const sessionPage = '/en/twitch/mia_plays'
+	await signUpAndConfirm(page, 'en', uniqueEmail('owing'), 'secret123')
+	await page.goto(sessionPage)
+	const sessionId = await page.locator('input[name="sessionId"]').first().getAttribute('value')
+	// The page keeps its forms behind the forced dialog: post as a client that ignores it.
+	const dare = async (description: string) => {
+		const response = await page.request.post(sessionPage, {
+			form: { intent: 'create', sessionId: sessionId!, description, reward: '0', key: `owing:${description.replace(/\W/g, '-')}` },
+			headers: { origin: baseURL! },
+			maxRedirects: 0,
+		})
+		expect(response.status()).toBe(302)
+		expect(response.headers().location).toBe(sessionPage)
+		await page.goto(sessionPage)
+	}
+	await dare('Sing without a username')
+	await expect(page.getByText(tr('en', 'account.complete-required')).first()).toBeVisible()
+
+	const dialog = page.getByRole('dialog')
+	await dialog.getByLabel(tr('en', 'account.username')).fill(`owing_${Date.now().toString(36)}`)
+	await dialog.getByRole('button', { name: tr('en', 'account.complete-submit') }).click()
+	await expect(dialog.getByRole('button', { name: tr('en', 'account.terms-accept') })).toBeVisible()
+	await dare('Sing without the terms')
+	await expect(page.getByText(tr('en', 'account.terms-accept-to-continue')).first()).toBeVisible()
+	// Nothing was written.
+	await expect(page.getByText('Sing without')).toHaveCount(0)
 })

@@ -89,6 +89,18 @@ describeEachDatabase('database access layer', (getDb) => {
 		}
 	})
 
+	test("asUser's claims reach the database as they are, whatever they hold (they travel as a literal with BEGIN)", async () => {
+		const db = getDb()
+		const user = await createAuthUser(db)
+		// Quotes, backslashes, a statement break, a dollar quote and non-ASCII: none of it is SQL.
+		const email = `o'neil\\'); set role service_role; select ('$$@tést.local`
+		const claims = claimsFor(user, { email, note: "\\x27 ' \\' E'" })
+		const { rows } = await asUser(db, claims, (tx) =>
+			tx.query<{ role: string; claims: unknown }>("select current_user as role, current_setting('request.jwt.claims', true)::jsonb as claims"),
+		)
+		expect(rows).toEqual([{ role: 'authenticated', claims: JSON.parse(JSON.stringify(claims)) }])
+	})
+
 	test('asUser refuses malformed claims before touching the database', async () => {
 		const db = getDb()
 		await expect(asUser(db, { sub: 'not-a-uuid', role: 'authenticated' }, async () => null)).rejects.toThrow(TypeError)

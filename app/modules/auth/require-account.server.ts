@@ -12,6 +12,32 @@ import type { GatedReason } from './gate'
 import { accountGate } from './gate.server'
 import { rememberReturnPath } from './return-path.server'
 
+type Gated = { reason: GatedReason; returnTo: string | null | undefined }
+
+function where(request: Request, returnTo: string | null | undefined) {
+	const lang = localeFromPath(new URL(request.url).pathname) ?? localeFromPath(returnTo ?? '') ?? DEFAULT_LOCALE
+	return { lang, back: safeRedirectPath(returnTo, `/${lang}`) }
+}
+
+/**
+ * The first half of requireReadyAccount, for an action whose database call
+ * checks the account steps itself (the dares' calls refuse with
+ * error-account-incomplete): a visitor is answered as below, a viewer
+ * returned without a query. On that refusal the action calls
+ * requireReadyAccount, which says which step is owed.
+ */
+export async function requireSignedIn(request: Request, context: Readonly<RouterContextProvider>, { reason, returnTo }: Gated): Promise<Viewer> {
+	const viewer = context.get(viewerContext)
+	if (viewer) return viewer
+	const { env } = context.get(servicesContext)
+	const { t } = getInstance(context)
+	const { lang, back } = where(request, returnTo)
+	if (wantsJson(request)) throw data({ error: 'error-not-authenticated' }, { status: 401 })
+	throw await redirectWithError(`/${lang}/login`, t(`gate.must-log-in-${reason}`), {
+		headers: { 'set-cookie': rememberReturnPath(back, env.APP_URL.startsWith('https:')) },
+	})
+}
+
 /**
  * The server half of a gated action (spec section 3; the client half is
  * useGatedAction): the action's route calls this first and gets the viewer
@@ -27,23 +53,11 @@ import { rememberReturnPath } from './return-path.server'
  *
  * `returnTo` comes from the form and is only ever used as a same-origin path.
  */
-export async function requireReadyAccount(
-	request: Request,
-	context: Readonly<RouterContextProvider>,
-	{ reason, returnTo }: { reason: GatedReason; returnTo: string | null | undefined },
-): Promise<Viewer> {
-	const viewer = context.get(viewerContext)
-	const { env } = context.get(servicesContext)
+export async function requireReadyAccount(request: Request, context: Readonly<RouterContextProvider>, gated: Gated): Promise<Viewer> {
+	const viewer = await requireSignedIn(request, context, gated)
 	const { t } = getInstance(context)
 	const json = wantsJson(request)
-	const lang = localeFromPath(new URL(request.url).pathname) ?? localeFromPath(returnTo ?? '') ?? DEFAULT_LOCALE
-	const back = safeRedirectPath(returnTo, `/${lang}`)
-	if (!viewer) {
-		if (json) throw data({ error: 'error-not-authenticated' }, { status: 401 })
-		throw await redirectWithError(`/${lang}/login`, t(`gate.must-log-in-${reason}`), {
-			headers: { 'set-cookie': rememberReturnPath(back, env.APP_URL.startsWith('https:')) },
-		})
-	}
+	const { back } = where(request, gated.returnTo)
 	const { gate } = await queryAsViewer(context, (tx) => {
 		const versions = currentDocumentVersions()
 		return accountGate(tx, versions.terms_of_service, versions.creator_agreement)

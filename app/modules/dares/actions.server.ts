@@ -6,7 +6,7 @@ import { toAppError } from '#app/db/database.server'
 import type { KeyEvent } from '#app/modules/analytics/events'
 import { getInstance } from '#app/i18n/i18next.server'
 import type { GatedReason } from '#app/modules/auth/gate'
-import { requireReadyAccount } from '#app/modules/auth/require-account.server'
+import { requireReadyAccount, requireSignedIn } from '#app/modules/auth/require-account.server'
 import { requireViewer } from '#app/modules/auth/require-viewer.server'
 import { queryAsViewer } from '#app/utils/db.server'
 import { DARE_LIMITS, DareActionSchema, type DareAction } from './schemas'
@@ -74,7 +74,8 @@ export async function dareAction(request: Request, context: Ctx, formData: FormD
 	const url = new URL(request.url)
 	const back = url.pathname
 	const reason = GATE[String(formData.get('intent'))]
-	if (reason) await requireReadyAccount(request, context, { reason, returnTo: back })
+	// The account steps (username, current terms) are checked by the call itself (assert_participant).
+	if (reason) await requireSignedIn(request, context, { reason, returnTo: back })
 	else requireViewer(request, context)
 
 	const submission = parseWithZod(formData, { schema: DareActionSchema })
@@ -98,6 +99,8 @@ export async function dareAction(request: Request, context: Ctx, formData: FormD
 		const appError = toAppError(error)
 		if (!appError) console.error(`dare ${action.intent} failed`, error)
 		const code = appError?.code ?? FAILED[action.intent]
+		// Redirected to the dialog of the step owed, as before any other gated action.
+		if (code === 'error-account-incomplete' && reason) await requireReadyAccount(request, context, { reason, returnTo: back })
 		if (code === 'error-insufficient-funds' && 'dareId' in action) {
 			const returnPath = `${back}#dare-${action.dareId}`
 			return redirectWithError(`${url.pathname.split('/').slice(0, 2).join('/')}/shop?${new URLSearchParams({ returnPath })}`, translateError(t, code, language))
