@@ -1,5 +1,5 @@
 // Before anything that builds a Zod schema (see the module).
-import { useTranslation } from 'react-i18next'
+import { TranslationProvider, useTranslation } from '#app/i18n/translation'
 import {
 	data,
 	Links,
@@ -103,6 +103,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
+	return (
+		<TranslationProvider>
+			<Document>{children}</Document>
+		</TranslationProvider>
+	)
+}
+
+function Document({ children }: { children: React.ReactNode }) {
 	const rootData = useRouteLoaderData<typeof loader>('root')
 	const location = useLocation()
 	const locale = rootData?.locale ?? localeFromPath(location.pathname) ?? DEFAULT_LOCALE

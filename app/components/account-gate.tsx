@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/translation'
 import { Form, useFetcher, useLocation } from 'react-router'
 import { toast } from '#app/components/toast'
 import type { Locale } from '#app/i18n/locales'

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/translation'
 import { useFetcher, useLocation, type Form } from 'react-router'
 import { SignInMethods, SignUpForm, type SignInActionData, type SignUpActionData } from './auth-forms'
 import type { Variant } from './auth-dialog'

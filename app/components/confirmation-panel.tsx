@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/translation'
 import { Form } from 'react-router'
 import { useHydrated } from '#app/utils/use-hydrated'
 import { SubmitButton } from './forms'

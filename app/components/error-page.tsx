@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/translation'
 import { Link, useLocation } from 'react-router'
 import { DEFAULT_LOCALE, localeFromPath } from '#app/i18n/locales'
 import { isNotFoundData } from '#app/utils/http'

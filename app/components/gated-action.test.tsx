@@ -2,6 +2,7 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { createInstance } from 'i18next'
 import { I18nextProvider, initReactI18next } from 'react-i18next'
+import { TranslationProvider } from '#app/i18n/translation'
 import { createRoutesStub, Form, Outlet, redirect, useLoaderData } from 'react-router'
 import { afterEach, beforeEach, expect, test, vi } from 'vitest'
 import type { AccountGate } from '#app/modules/auth/gate.server'
@@ -99,8 +100,10 @@ async function renderApp() {
 	])
 	render(
 		<I18nextProvider i18n={i18n}>
-			<Stub initialEntries={['/en']} />
-			<AppToaster />
+			<TranslationProvider>
+				<Stub initialEntries={['/en']} />
+				<AppToaster />
+			</TranslationProvider>
 		</I18nextProvider>,
 	)
 	await screen.findByRole('button', { name: 'Vote' })

@@ -1,5 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, type ReactNode } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/translation'
 import { toast } from '#app/components/toast'
 import type { GatedReason } from '#app/modules/auth/gate'
 import { useAuthDialog } from './auth-dialog'

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/translation'
 import { useLocation } from 'react-router'
 import { LOCALES, switchLocalePath, type Locale } from '#app/i18n/locales'
 

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/translation'
 import type { LegalPageData } from '#app/modules/legal/types'
 import { PageTitle } from './page-title'
 import '#app/styles/legal.css'

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/translation'
 import { useLocation, useRouteLoaderData } from 'react-router'
 import type { loader as rootLoader } from '#app/root'
 import { DEFAULT_LOCALE, localeFromPath } from '#app/i18n/locales'

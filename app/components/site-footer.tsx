@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/translation'
 import { Link } from 'react-router'
 import type { Locale } from '#app/i18n/locales'
 import { CookieSettingsControl } from '#app/modules/consent/consent-context'

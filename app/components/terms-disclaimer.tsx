@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/translation'
 import { useParams } from 'react-router'
 import { DEFAULT_LOCALE, isLocale } from '#app/i18n/locales'
 

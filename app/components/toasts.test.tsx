@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path'
 import { act, cleanup, render, waitFor } from '@testing-library/react'
 import { afterEach, expect, test } from 'vitest'
 import { sonnerRequested, toast } from './toast'
+import { TranslationProvider } from '#app/i18n/translation'
 import { AppToaster, TOASTER_DEFAULTS } from './toasts'
 
 afterEach(cleanup)
@@ -14,7 +15,11 @@ test('the toast defaults are the spec’s: 3 visible, 4000 ms, gap 14 px, width 
 })
 
 test('the toaster renders at the bottom right with the spec’s width and gap and shows at most three toasts', async () => {
-	const { container } = render(<AppToaster />)
+	const { container } = render(
+		<TranslationProvider>
+			<AppToaster />
+		</TranslationProvider>,
+	)
 	// No toast yet: no toaster, and sonner not even fetched (issue 11's JavaScript budget).
 	expect(sonnerRequested()).toBe(false)
 	expect(container.ownerDocument.querySelector('[data-sonner-toaster]')).toBeNull()

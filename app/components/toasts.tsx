@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useState } from 'react'
 import { createPortal } from 'react-dom'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/translation'
 import { trackKeyEvent, type KeyEvent } from '#app/modules/analytics/events'
 import { useHydrated } from '#app/utils/use-hydrated'
 import { GATE_DELETE_ACCOUNT_ID, openDeleteAccount } from './delete-account'

@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/translation'
 import { Link } from 'react-router'
 import type { Locale } from '#app/i18n/locales'
 import { useLiveTopic } from '#app/modules/realtime/use-live'

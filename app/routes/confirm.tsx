@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/translation'
 import { data, Form, Link, redirect } from 'react-router'
 import type { Route } from './+types/confirm'
 import { ErrorList, SubmitButton } from '#app/components/forms'

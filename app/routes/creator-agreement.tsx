@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/translation'
 import { Form, Link } from 'react-router'
 import { redirectWithError, redirectWithSuccess } from 'remix-toast'
 import type { Route } from './+types/creator-agreement'

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/translation'
 import type { Route } from './+types/overlay'
 import { PageTitle } from '#app/components/page-title'
 import { readSessionDares } from '#app/modules/dares/service.server'

@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/translation'
 import { data, Form, redirect } from 'react-router'
 import { redirectWithSuccess } from 'remix-toast'
 import { failureMessage } from '#app/modules/account/messages'

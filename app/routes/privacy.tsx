@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/translation'
 import type { Route } from './+types/privacy'
 import { LegalDocument } from '#app/components/legal-document'
 import type { Locale } from '#app/i18n/locales'

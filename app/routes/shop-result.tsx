@@ -1,5 +1,5 @@
 import { useEffect } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/translation'
 import { data, Link, useRevalidator } from 'react-router'
 import type { Route } from './+types/shop-result'
 import { PageTitle } from '#app/components/page-title'

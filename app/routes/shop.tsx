@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/translation'
 import { data, Link, redirect } from 'react-router'
 import { redirectWithSuccess } from 'remix-toast'
 import type { Route } from './+types/shop'

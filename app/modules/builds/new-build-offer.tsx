@@ -1,5 +1,5 @@
 import { useEffect } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/translation'
 import { toast } from '#app/components/toast'
 import { BUILD_MANIFEST_PATH, CURRENT_BUILD_ID, isBuildManifest } from './manifest'
 

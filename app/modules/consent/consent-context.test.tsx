@@ -1,6 +1,7 @@
 import { createInstance } from 'i18next'
 import { renderToString } from 'react-dom/server'
 import { I18nextProvider, initReactI18next } from 'react-i18next'
+import { TranslationProvider } from '#app/i18n/translation'
 import { createRoutesStub } from 'react-router'
 import { expect, test } from 'vitest'
 import { resources } from '#locales/index'
@@ -30,7 +31,9 @@ function render(state: ConsentState, config: ConsentConfig, url: string, showSet
 	])
 	return renderToString(
 		<I18nextProvider i18n={i18n}>
-			<Stub initialEntries={[url]} />
+			<TranslationProvider>
+				<Stub initialEntries={[url]} />
+			</TranslationProvider>
 		</I18nextProvider>,
 	)
 }

@@ -1,5 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/translation'
 import { useLocation } from 'react-router'
 import { useHydrated } from '#app/utils/use-hydrated'
 import { expectAnalytics } from '#app/modules/analytics/events'

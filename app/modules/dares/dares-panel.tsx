@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/translation'
 import { Form, useNavigate, useRevalidator, useRouteLoaderData, useSubmit } from 'react-router'
 import { toast } from '#app/components/toast'
 import { SubmitButton } from '#app/components/forms'

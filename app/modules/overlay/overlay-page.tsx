@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/translation'
 import { useRevalidator } from 'react-router'
 import { useSecondsLeft } from '#app/modules/dares/dares-panel'
 import type { DareView } from '#app/modules/dares/service.server'

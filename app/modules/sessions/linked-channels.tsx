@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/translation'
 import { Form, useLocation } from 'react-router'
 import { SubmitButton } from '#app/components/forms'
 import type { Locale } from '#app/i18n/locales'

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/translation'
 import { Form, Link, useLocation, useNavigation, useRevalidator } from 'react-router'
 import { useGatedAction } from '#app/components/gated-action'
 import { useConsent } from '#app/modules/consent/consent-context'

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/translation'
 import { Form, useNavigate, useNavigation, useRevalidator } from 'react-router'
 import { toast } from '#app/components/toast'
 import { ErrorList } from '#app/components/forms'

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/translation'
 import type { PurchaseHistoryRow } from './service.server'
 import { formatCoins, formatPrice } from './format'
 

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/translation'
 import { LanguageLinks } from '#app/components/language-switcher'
 import type { Locale } from '#app/i18n/locales'
 

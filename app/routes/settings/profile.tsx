@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/translation'
 import { Form } from 'react-router'
 import { z } from '#app/utils/zod'
 import { ErrorList, Field, SubmitButton } from '#app/components/forms'

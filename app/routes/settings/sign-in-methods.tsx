@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next'
+import { useTranslation } from '#app/i18n/translation'
 import { Form } from 'react-router'
 import { z } from '#app/utils/zod'
 import { SubmitButton } from '#app/components/forms'
