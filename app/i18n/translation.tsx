@@ -20,7 +20,8 @@ export function TranslationProvider({ children }: { children: ReactNode }) {
 		// The instance's own t: react-i18next's is i18next's getFixedT, which copies every option of the
 		// instance on each call to the same effect (one language, one namespace here).
 		const { i18n } = translation
-		const t = i18n.t.bind(i18n) as unknown as (...args: unknown[]) => string
+		// (No instance at all, as in a component test without one: react-i18next's stand-in t.)
+		const t = (typeof i18n?.t === 'function' ? i18n.t.bind(i18n) : translation.t) as unknown as (...args: unknown[]) => string
 		const plain = new Map<string, string>()
 		const remembered = ((key: unknown, ...rest: unknown[]) => {
 			if (rest.length > 0 || typeof key !== 'string') return t(key, ...rest)
