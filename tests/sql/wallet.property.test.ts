@@ -72,7 +72,7 @@ describeEachDatabase('wallet ledger under random operations', (getDb, kind) => {
 					expect(rows[0]?.n).toBe(0)
 				}),
 				// On Postgres a failure depends on timing across connections, which shrinking cannot replay: report the
-				// failing run's own error at once (shrinking ran past the test's timeout and hid it once in CI).
+				// failing run's own error at once (CI once timed out here, perhaps shrinking such a failure; not reproduced).
 				{ numRuns: kind === 'postgres' ? 15 : 25, endOnFailure: kind === 'postgres' },
 			)
 		} finally {
