@@ -19,7 +19,7 @@ import { CHROMIUM, CHROMIUM_FLAGS, startDemoServer } from './support'
 
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3)
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+const median = (values: number[]) => (values.length === 0 ? Number.NaN : [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!)
 
 async function main() {
 	const server = await startDemoServer()
@@ -37,9 +37,13 @@ async function main() {
 				if (!result) throw new Error(`no result for ${url}`)
 				runs.push(result.lhr)
 			}
-			const score = (category: string) => median(runs.map((lhr) => Math.round((lhr.categories[category]?.score ?? 0) * 100)))
-			const metric = (audit: string) => median(runs.map((lhr) => lhr.audits[audit]?.numericValue ?? NaN))
-			console.log(`${name}  ${url}`)
+			// A run Lighthouse could not finish (its runtimeError) has no metrics: the median is of the others, and the
+			// failures are named.
+			const failed = runs.filter((lhr) => lhr.runtimeError || typeof lhr.categories.performance?.score !== 'number')
+			const done = runs.filter((lhr) => !failed.includes(lhr))
+			const score = (category: string) => median(done.map((lhr) => Math.round((lhr.categories[category]?.score ?? 0) * 100)))
+			const metric = (audit: string) => median(done.map((lhr) => lhr.audits[audit]?.numericValue).filter((v): v is number => Number.isFinite(v)))
+			console.log(`${name}  ${url}${failed.length ? `  (${failed.length} of ${RUNS} runs failed: ${failed.map((lhr) => lhr.runtimeError?.code ?? 'no performance score').join(', ')})` : ''}`)
 			console.log(`  performance ${score('performance')}  accessibility ${score('accessibility')}  best practices ${score('best-practices')}  SEO ${score('seo')}`)
 			console.log(
 				`  FCP ${Math.round(metric('first-contentful-paint'))} ms  LCP ${Math.round(metric('largest-contentful-paint'))} ms  TBT ${Math.round(metric('total-blocking-time'))} ms  CLS ${metric('cumulative-layout-shift').toFixed(3)}  SI ${Math.round(metric('speed-index'))} ms`,
