@@ -1,5 +1,5 @@
 import type { JwtClaims } from '#app/db/as-user.server'
-import type { Database, Queryable } from '#app/db/database.server'
+import { sqlLiteral, type Database, type Queryable } from '#app/db/database.server'
 
 /**
  * Run fn in one transaction on the server's own connection (the owner of
@@ -10,8 +10,6 @@ import type { Database, Queryable } from '#app/db/database.server'
  * through asUser.
  */
 export function asCaller<T>(db: Database, claims: JwtClaims, fn: (tx: Queryable) => Promise<T>): Promise<T> {
-	return db.transaction(async (tx) => {
-		await tx.query("select set_config('request.jwt.claims', $1, true)", [JSON.stringify(claims)])
-		return fn(tx)
-	})
+	// The claims travel with BEGIN, as asUser's do (database.server.ts, TransactionOptions).
+	return db.transaction(fn, { setup: `select set_config('request.jwt.claims', ${sqlLiteral(JSON.stringify(claims))}, true)` })
 }
