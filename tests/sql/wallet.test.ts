@@ -337,6 +337,49 @@ describeEachDatabase('wallet ledger', (getDb, kind) => {
 	})
 
 	if (kind === 'postgres') {
+		test('two concurrent debits of one pot that together exceed it: one moves, the other is refused with error-insufficient-funds', async () => {
+			const db = getDb()
+			const [booster, first, second] = [await createAuthUser(db), await createAuthUser(db), await createAuthUser(db)]
+			await fundWallet(db, booster, 100)
+			const pot = randomUUID()
+			await db.query(`select * from ledger.transfer(ledger.wallet_account($1), ledger.pot_account($2), 100, 'boost', null, $3)`, [
+				booster,
+				pot,
+				`boost-${randomUUID()}`,
+			])
+			// The pot's account id is looked up once, as a dare's settling does
+			// before it moves coins, so no lookup inside the calls orders them.
+			const { rows } = await db.query<{ id: string }>('select ledger.pot_account($1) as id', [pot])
+			const potAccount = rows[0]!.id
+			const [a, b] = [await openConnection(db), await openConnection(db)]
+			const refund = (c: typeof a, to: string) =>
+				c.query(`select * from ledger.transfer($1, ledger.wallet_account($2), 100, 'refund', null, $3)`, [potAccount, to, `refund-${randomUUID()}`])
+			try {
+				// The first debit is made and not yet committed when the second
+				// (to another wallet, so no wallet lock orders them) reads the pot.
+				await a.query('begin')
+				await refund(a, first)
+				await b.query('begin')
+				const late = refund(b, second).then(
+					() => null,
+					(error: Error & { code?: string }) => error,
+				)
+				// Wait until the second call is blocked on a lock the first holds.
+				await expect
+					.poll(async () => (await db.query(`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock'`)).rows[0].n)
+					.toBeGreaterThan(0)
+				await a.query('commit')
+				const error = await late
+				await b.query('rollback')
+				expect(error?.message).toBe('error-insufficient-funds')
+				expect(await balanceOf(db, first)).toBe(100)
+				expect(await balanceOf(db, second)).toBe(0)
+				expect(await ledgerProblems(db)).toEqual([])
+			} finally {
+				await Promise.all([a.end(), b.end()])
+			}
+		})
+
 		test('five concurrent duplicates from separate connections make one transfer', async () => {
 			const db = getDb()
 			const a = await createAuthUser(db)
