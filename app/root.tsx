@@ -9,7 +9,9 @@ import {
 	ScrollRestoration,
 	isRouteErrorResponse,
 	useLocation,
+	useMatches,
 	useRouteLoaderData,
+	type UIMatch,
 } from 'react-router'
 import type { Route } from './+types/root'
 import { AccountGateDialog } from '#app/components/account-gate'
@@ -102,6 +104,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	)
 }
 
+/**
+ * The header's balance: the root loader's, unless a page's loader read the
+ * wallet after settling money in its own transaction (`walletBalance`: the
+ * session page, whose read resolves due votes while the root loader runs).
+ */
+function withPageBalance<A extends { balance?: number | null }>(account: A | null, matches: UIMatch[]): A | null {
+	if (!account) return account
+	const page = matches.findLast((m) => typeof (m.data as { walletBalance?: unknown } | undefined)?.walletBalance === 'number')
+	return page ? { ...account, balance: (page.data as { walletBalance: number }).walletBalance } : account
+}
+
 export function Layout({ children }: { children: React.ReactNode }) {
 	return (
 		<TranslationProvider>
@@ -118,6 +131,7 @@ function Document({ children }: { children: React.ReactNode }) {
 	const nonce = useNonce()
 	// The OBS overlay is a browser source on a stream: the page alone, no site around it.
 	const bare = location.pathname.split('/')[2] === 'overlay'
+	const matches = useMatches()
 	return (
 		<html lang={locale} data-messages-version={rootData?.messagesVersion}>
 			<head>
@@ -139,7 +153,7 @@ function Document({ children }: { children: React.ReactNode }) {
 								<main id="main">{children}</main>
 							) : (
 								<>
-									<SiteHeader locale={locale} account={rootData?.account ?? null} />
+									<SiteHeader locale={locale} account={withPageBalance(rootData?.account ?? null, matches)} />
 									<Toasts toast={rootData?.toast ?? null} />
 									<main id="main" tabIndex={-1}>
 										{children}

@@ -366,7 +366,7 @@ describeEachDatabase('wallet ledger', (getDb, kind) => {
 				)
 				// Wait until the second call is blocked on a lock the first holds.
 				await expect
-					.poll(async () => (await db.query(`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock'`)).rows[0].n)
+					.poll(async () => (await db.query<{ n: number }>(`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock'`)).rows[0]!.n)
 					.toBeGreaterThan(0)
 				await a.query('commit')
 				const error = await late

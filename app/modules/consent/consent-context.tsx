@@ -85,7 +85,9 @@ export function ConsentProvider({ state: serverState, config, children }: { stat
 	}, [hydrated, state, entries, config])
 
 	const openSettings = useCallback(() => {
-		void manager().then((m) => m.showSettings())
+		// Taken now: the settings open after their chunk loads, when focus may have moved.
+		const opener = document.activeElement
+		void manager().then((m) => m.showSettings(opener))
 	}, [manager])
 	const value = useMemo<ConsentContextValue>(
 		() => ({

@@ -27,6 +27,8 @@ let started: Promise<void> | null = null
 let current: Options | null = null
 /** While we align the library with the cookies, its callbacks must not write them back. */
 let syncing = false
+/** What had focus when the settings were asked for: focus goes back there when they close. */
+let opener: HTMLElement | null = null
 
 export function startConsentManager(options: Options): Promise<void> {
 	current = options
@@ -65,6 +67,17 @@ async function run({ state, config, entries }: Options): Promise<void> {
 		language: { default: lang, translations: { [lang]: translation(entries) } },
 		onFirstConsent: ({ cookie }) => record(cookie.categories),
 		onChange: ({ cookie }) => record(cookie.categories),
+		// The library returns focus to what was focused when the settings
+		// opened; on a first visit its banner takes focus 100 ms after it
+		// shows, and settings asked for in that window returned focus to the
+		// banner instead of the footer's button. The opener is ours, taken
+		// when the button was pressed.
+		onModalHide: ({ modalName }) => {
+			if (modalName !== 'preferencesModal') return
+			const back = opener
+			opener = null
+			if (back?.isConnected) back.focus()
+		},
 	})
 	if (state.given) syncSettings(state)
 	else CookieConsent.show(true)
@@ -99,8 +112,10 @@ export function syncSettings(state: ConsentState): void {
 	CookieConsent.hide()
 }
 
-export async function showSettings(): Promise<void> {
+/** Opens the settings; `from` (what had focus when they were asked for) gets focus back when they close. */
+export async function showSettings(from: Element | null): Promise<void> {
 	await started
+	opener = from instanceof HTMLElement && from !== document.body ? from : null
 	CookieConsent.showPreferences()
 }
 

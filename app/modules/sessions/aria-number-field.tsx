@@ -17,20 +17,25 @@ export function AriaNumberField({
 	value: initialValue,
 	errors,
 	locale,
-	selection,
-}: Omit<NumberFieldProps, 'defaultValue'> & { value: number; selection: [number, number] | null }) {
+	takeFocus,
+}: Omit<NumberFieldProps, 'defaultValue'> & {
+	value: number
+	/** The caret to take over, if the field this one replaces had the focus (once). */
+	takeFocus?: () => [number, number] | null
+}) {
 	const [value, setValue] = useState(initialValue)
 	const input = useRef<HTMLInputElement>(null)
-	// Taking over a field in use: the focus and the selection come along, so
-	// what is typed next lands where it would have in the plain field. In the
-	// same task as the swap (a layout effect, not autoFocus, which waits for a
-	// passive effect after paint): otherwise a key pressed in between finds
-	// the focus on no field and is lost.
+	// Taking over the field that had the focus: the focus and the selection
+	// come along, so what is typed next lands where it would have in the
+	// plain field. In the same commit as the swap (a layout effect, not
+	// autoFocus, which waits for a passive effect after paint): otherwise a
+	// key pressed in between finds the focus on no field and is lost.
 	useLayoutEffect(() => {
+		const selection = takeFocus?.()
 		if (!selection) return
 		input.current?.focus()
 		input.current?.setSelectionRange(selection[0], selection[1])
-	}, [selection])
+	}, [takeFocus])
 	// React Aria moves one step on Page Up/Down; the spec wants ten. Handled
 	// before the input's own key handler, which then never sees the key.
 	const onPageKeys = (event: KeyboardEvent) => {

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react'
+import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react'
 import { describedBy, Field, FieldNotes } from '#app/components/forms'
 import { useHydrated } from '#app/utils/use-hydrated'
 import type * as AriaModule from './aria-number-field'
@@ -57,27 +57,32 @@ export function NumberField(props: NumberFieldProps) {
 	const { name, label, hint, limit, defaultValue, errors, locale } = props
 	const hydrated = useHydrated()
 	const id = useId()
-	const input = useRef<HTMLInputElement>(null)
 	const [text, setText] = useState(defaultValue === undefined ? '' : String(defaultValue))
-	// Already loaded (a later page of the visit): React Aria from the start.
-	const [swap, setSwap] = useState<{ Field: Enhanced['AriaNumberField']; value: number; selection: [number, number] | null } | null>(() =>
-		enhanced ? { Field: enhanced.AriaNumberField, value: defaultValue ?? Number.NaN, selection: null } : null,
-	)
-	useEffect(() => {
-		if (!hydrated || swap) return
-		// React Aria takes over with what the field holds and, if it has the focus, where the caret is.
-		const takeOver = (module: Enhanced) => {
-			const field = input.current
-			const digits = field?.value ?? ''
-			setSwap({
-				Field: module.AriaNumberField,
-				value: digits === '' ? Number.NaN : Number(digits),
-				selection: field !== null && document.activeElement === field ? [field.selectionStart ?? digits.length, field.selectionEnd ?? digits.length] : null,
-			})
+	// Where the caret was if the plain input had the focus when React Aria
+	// took over: taken as the input leaves the page (its ref's cleanup runs
+	// before it is removed), read by the new field as it mounts. Taken any
+	// earlier, a focus that had moved on to another field since was pulled
+	// back (CI's start-session journey typed one field's value into another).
+	const handoff = useRef<[number, number] | null>(null)
+	const plainInput = useCallback((node: HTMLInputElement | null) => {
+		if (!node) return
+		return () => {
+			if (document.activeElement === node) handoff.current = [node.selectionStart ?? node.value.length, node.selectionEnd ?? node.value.length]
 		}
+	}, [])
+	const takeFocus = useCallback(() => {
+		const selection = handoff.current
+		handoff.current = null
+		return selection
+	}, [])
+	// Already loaded (a later page of the visit): React Aria from the start.
+	const [Swap, setSwap] = useState<Enhanced['AriaNumberField'] | null>(() => enhanced?.AriaNumberField ?? null)
+	useEffect(() => {
+		if (!hydrated || Swap) return
+		const takeOver = (module: Enhanced) => setSwap(() => module.AriaNumberField)
 		plainFields.add(takeOver)
 		return () => void plainFields.delete(takeOver)
-	}, [hydrated, swap])
+	}, [hydrated, Swap])
 
 	if (!hydrated) {
 		return (
@@ -90,10 +95,9 @@ export function NumberField(props: NumberFieldProps) {
 			/>
 		)
 	}
-	if (swap) {
-		return (
-			<swap.Field name={name} label={label} hint={hint} limit={limit} value={swap.value} errors={errors} locale={locale} selection={swap.selection} />
-		)
+	if (Swap) {
+		// What the field holds now (the plain input is controlled): nothing typed before the swap is lost.
+		return <Swap name={name} label={label} hint={hint} limit={limit} value={text === '' ? Number.NaN : Number(text)} errors={errors} locale={locale} takeFocus={takeFocus} />
 	}
 	const step = (steps: number) => setText(String(text === '' ? limit.min : stepBy(Number(text), steps, limit)))
 	return (
@@ -104,7 +108,7 @@ export function NumberField(props: NumberFieldProps) {
 					−
 				</button>
 				<input
-					ref={input}
+					ref={plainInput}
 					id={id}
 					name={name}
 					className="number-field__input"

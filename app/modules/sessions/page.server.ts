@@ -3,6 +3,7 @@ import { overlayKey, overlayPath } from '#app/modules/overlay/service.server'
 import type { RouterContextProvider } from 'react-router'
 import { servicesContext, viewerContext } from '#app/context.server'
 import { readSessionDares } from '#app/modules/dares/service.server'
+import { readOwnBalance } from '#app/modules/wallet/service.server'
 import { queryAsViewer } from '#app/utils/db.server'
 import type { StreamPlatform } from './schemas'
 import {
@@ -37,8 +38,12 @@ export async function loadSessionPage(request: Request, context: Readonly<Router
 			? await tx.query(`select 1 from public.sessions where creator_id = auth.uid() and status = 'active'`)
 			: { rows: [] }
 		const dares = await readSessionDares(tx, session.id)
+		// Reading the dares may have resolved a vote and paid or refunded the
+		// viewer; the root loader read the header's balance in parallel, maybe
+		// before that. This one is read after, and the header shows it.
+		const walletBalance = viewer ? await readOwnBalance(tx) : null
 		const overlay = page.isCreator && session.status === 'active' ? await overlayKey(tx, session.id) : null
-		return { ...page, dares, viewerChannels, viewerHasLiveSession: rows.length > 0, overlay }
+		return { ...page, dares, viewerChannels, viewerHasLiveSession: rows.length > 0, overlay, walletBalance }
 	})
 	if (!found) return null
 	const appUrl = new URL(env.APP_URL)
