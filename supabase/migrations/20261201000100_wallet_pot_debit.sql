@@ -78,9 +78,10 @@ begin
     end if;
   elsif from_kind <> 'world' then
     -- A pot (or the fee or forfeit account): both accounts locked now, in
-    -- the id order the transfer trigger takes them in, and the balance read
-    -- under the lock, so a concurrent debit of the same account is seen.
-    perform 1 from ledger.accounts a where a.id in (p_from, p_to) order by a.id for update;
+    -- the id order and at the strength (no key update) the transfer trigger
+    -- takes them with, and the balance read under the lock, so a concurrent
+    -- debit of the same account is seen.
+    perform 1 from ledger.accounts a where a.id in (p_from, p_to) order by a.id for no key update;
     if (select a.balance from ledger.accounts a where a.id = p_from) < p_amount then
       raise exception using message = 'error-insufficient-funds', errcode = 'P0001';
     end if;

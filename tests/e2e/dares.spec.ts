@@ -100,6 +100,10 @@ test('a viewer dares, another boosts, the creator accepts and starts the vote, t
 		await expect(dareCard(creator, 'Sing the chorus backwards')).toContainText(tr(lang, 'dares.status-completed'), { timeout: 1000 })
 	}).toPass({ timeout: (VOTE_SECONDS + 20) * 1000, intervals: [2000] })
 	await expect(balance(creator)).toHaveText(/300$/)
+	// And on the next page, reached by a link (with JavaScript the root loader does not run again).
+	await creator.getByRole('navigation', { name: tr(lang, 'nav.main') }).getByRole('link', { name: tr(lang, 'nav.shop') }).click()
+	await expect(creator).toHaveURL(new RegExp(`/${lang}/shop$`))
+	await expect(balance(creator)).toHaveText(/300$/)
 	await alice.goto(sessionPage)
 	await expect(balance(alice)).toHaveText(/300$/)
 	await bob.goto(sessionPage)

@@ -357,6 +357,8 @@ describeEachDatabase('wallet ledger', (getDb, kind) => {
 			try {
 				// The first debit is made and not yet committed when the second
 				// (to another wallet, so no wallet lock orders them) reads the pot.
+				const pid = async (c: typeof a) => (await c.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid
+				const [pidA, pidB] = [await pid(a), await pid(b)]
 				await a.query('begin')
 				await refund(a, first)
 				await b.query('begin')
@@ -364,10 +366,11 @@ describeEachDatabase('wallet ledger', (getDb, kind) => {
 					() => null,
 					(error: Error & { code?: string }) => error,
 				)
-				// Wait until the second call is blocked on a lock the first holds.
+				// Wait until the second call is blocked on a lock the first holds
+				// (other suites run beside this one: asked of these two backends).
 				await expect
-					.poll(async () => (await db.query<{ n: number }>(`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock'`)).rows[0]!.n)
-					.toBeGreaterThan(0)
+					.poll(async () => (await db.query<{ blocked: boolean }>('select $1::int = any (pg_blocking_pids($2)) as blocked', [pidA, pidB])).rows[0]!.blocked)
+					.toBe(true)
 				await a.query('commit')
 				const error = await late
 				await b.query('rollback')

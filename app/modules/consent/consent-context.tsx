@@ -19,8 +19,8 @@ interface ConsentContextValue {
 	entries: CookieEntry[]
 	/** Is this optional entry allowed (the necessary ones always are)? */
 	allows: (id: string) => boolean
-	/** Open the settings (JavaScript only). */
-	openSettings: () => void
+	/** Open the settings (JavaScript only); focus returns to `opener` (the pressed control) when they close. */
+	openSettings: (opener?: Element | null) => void
 }
 
 const ConsentContext = createContext<ConsentContextValue | null>(null)
@@ -84,11 +84,13 @@ export function ConsentProvider({ state: serverState, config, children }: { stat
 		void import('./page-effects.client').then((m) => m.applyConsentToPage(state, entries, config))
 	}, [hydrated, state, entries, config])
 
-	const openSettings = useCallback(() => {
-		// Taken now: the settings open after their chunk loads, when focus may have moved.
-		const opener = document.activeElement
-		void manager().then((m) => m.showSettings(opener))
-	}, [manager])
+	const openSettings = useCallback(
+		(opener: Element | null = document.activeElement) => {
+			// Taken now: the settings open after their chunk loads, when focus may have moved.
+			void manager().then((m) => m.showSettings(opener))
+		},
+		[manager],
+	)
 	const value = useMemo<ConsentContextValue>(
 		() => ({
 			state,
@@ -122,7 +124,7 @@ export function CookieSettingsControl() {
 	const location = useLocation()
 	if (hydrated) {
 		return (
-			<button type="button" className="link-button" onClick={openSettings} aria-haspopup="dialog">
+			<button type="button" className="link-button" onClick={(event) => openSettings(event.currentTarget)} aria-haspopup="dialog">
 				{t('consent.settings-link')}
 			</button>
 		)

@@ -76,7 +76,13 @@ async function run({ state, config, entries }: Options): Promise<void> {
 			if (modalName !== 'preferencesModal') return
 			const back = opener
 			opener = null
-			if (back?.isConnected) back.focus()
+			// A banner that blocks the page (forceModal) and is still up keeps the focus.
+			if (!back || (current?.config.forceModal && !CookieConsent.validConsent())) return
+			// After the library's own focus moves: a choice made in the settings
+			// hides the banner right after them, and that moves the focus too.
+			queueMicrotask(() => {
+				if (back.isConnected) back.focus()
+			})
 		},
 	})
 	if (state.given) syncSettings(state)

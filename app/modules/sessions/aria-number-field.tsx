@@ -1,7 +1,7 @@
 import { useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react'
 import { Button, Group, I18nProvider, Input, Label, NumberField, Text } from 'react-aria-components'
 import { ErrorList } from '#app/components/forms'
-import { pageStep } from './number-step'
+import { caretAfterDigits, pageStep } from './number-step'
 import type { NumberFieldProps } from './number-field'
 
 /**
@@ -32,9 +32,10 @@ export function AriaNumberField({
 	// key pressed in between finds the focus on no field and is lost.
 	useLayoutEffect(() => {
 		const selection = takeFocus?.()
-		if (!selection) return
-		input.current?.focus()
-		input.current?.setSelectionRange(selection[0], selection[1])
+		const field = input.current
+		if (!selection || !field) return
+		field.focus()
+		field.setSelectionRange(caretAfterDigits(field.value, selection[0]), caretAfterDigits(field.value, selection[1]))
 	}, [takeFocus])
 	// React Aria moves one step on Page Up/Down; the spec wants ten. Handled
 	// before the input's own key handler, which then never sees the key.

@@ -19,7 +19,7 @@ test('when React Aria takes over, the focus stays on the field that has it at th
 	render(
 		<TranslationProvider>
 			<NumberField name="minBoost" label="Minimum" limit={limit} defaultValue={200} locale="en" />
-			<NumberField name="votingDuration" label="Voting" limit={limit} defaultValue={180} locale="en" />
+			<NumberField name="votingDuration" label="Voting" limit={limit} defaultValue={1200} locale="en" />
 		</TranslationProvider>,
 	)
 	const [first, second] = screen.getAllByRole('textbox') as HTMLInputElement[]
@@ -29,13 +29,16 @@ test('when React Aria takes over, the focus stays on the field that has it at th
 	// React to swap the fields); React has not committed yet when the focus
 	// moves on to the second field, its digits selected.
 	await import('./aria-number-field')
-	second!.focus()
-	second!.setSelectionRange(0, 3)
 	const swapped = () => document.querySelectorAll('input[aria-roledescription]') as NodeListOf<HTMLInputElement>
+	expect(swapped()).toHaveLength(0)
+	second!.focus()
+	// "200" of "1200" selected.
+	second!.setSelectionRange(1, 4)
 	await waitFor(() => expect(swapped()).toHaveLength(2))
 	const [firstAria, secondAria] = swapped()
 	expect(firstAria!.value).toBe('200')
-	expect(secondAria!.value).toBe('180')
+	expect(secondAria!.value).toBe('1,200')
 	expect(document.activeElement).toBe(secondAria)
-	expect([secondAria!.selectionStart, secondAria!.selectionEnd]).toEqual([0, 3])
+	// The same digits selected in the grouped value.
+	expect([secondAria!.selectionStart, secondAria!.selectionEnd]).toEqual([1, 5])
 })

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { pageStep } from './number-step'
+import { caretAfterDigits, pageStep } from './number-step'
 import { SESSION_LIMITS, StartSessionSchema } from './schemas'
 
 describe('pageStep', () => {
@@ -13,6 +13,17 @@ describe('pageStep', () => {
 	test('snaps an off-step value to the step grid from the minimum first', () => {
 		expect(pageStep(33, 1, SESSION_LIMITS.votingDuration)).toBe(85)
 		expect(pageStep(57, 1, SESSION_LIMITS.minBoost)).toBe(160)
+	})
+})
+
+describe('caretAfterDigits', () => {
+	test('a caret after n digits stands after the same n digits once the value is grouped', () => {
+		expect(caretAfterDigits('1,200', 0)).toBe(0)
+		expect(caretAfterDigits('1,200', 1)).toBe(1)
+		expect(caretAfterDigits('1,200', 2)).toBe(3)
+		expect(caretAfterDigits('1.200', 4)).toBe(5)
+		expect(caretAfterDigits('100 000', 6)).toBe(7)
+		expect(caretAfterDigits('', 3)).toBe(0)
 	})
 })
 

@@ -11,3 +11,16 @@ export function stepBy(value: number, steps: number, limit: Limit): number {
 	const snapped = limit.min + Math.round((value - limit.min) / limit.step) * limit.step
 	return Math.min(limit.max, Math.max(limit.min, snapped + steps * limit.step))
 }
+
+/**
+ * Where a caret that stood after `digits` digits of the plain field stands in
+ * React Aria's formatted value ("1200" becomes "1,200" or "1.200").
+ */
+export function caretAfterDigits(formatted: string, digits: number): number {
+	if (digits <= 0) return 0
+	let seen = 0
+	for (let i = 0; i < formatted.length; i++) {
+		if (formatted[i]! >= '0' && formatted[i]! <= '9' && ++seen === digits) return i + 1
+	}
+	return formatted.length
+}
