@@ -9,10 +9,8 @@ import {
 	ScrollRestoration,
 	isRouteErrorResponse,
 	useLocation,
-	useMatches,
 	useRouteLoaderData,
 } from 'react-router'
-import { useState } from 'react'
 import type { Route } from './+types/root'
 import { AccountGateDialog } from '#app/components/account-gate'
 import { AuthDialogProvider } from '#app/components/auth-dialog'
@@ -104,31 +102,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 	)
 }
 
-/**
- * The header's balance: the root loader's, unless a page's loader read the
- * viewer's wallet after settling money in its own transaction
- * (`walletBalance`: the session page, whose read resolves due votes while
- * the root loader runs in parallel). The page's reading is kept after
- * leaving the page (the root loader does not run again on a link), until
- * the root's own reading changes; and it counts only for the account the
- * root shows (`viewerId`), never across a sign-in in another tab.
- */
-function useHeaderAccount<A extends { userId: string; balance?: number | null }>(account: A | null): A | null {
-	const matches = useMatches()
-	const page = matches.findLast((m) => {
-		const data = m.data as { walletBalance?: unknown; viewerId?: unknown } | undefined
-		return typeof data?.walletBalance === 'number' && data.viewerId === account?.userId
-	})
-	const pageBalance = (page?.data as { walletBalance?: number } | undefined)?.walletBalance
-	const rootBalance = account?.balance ?? null
-	const [kept, setKept] = useState<{ userId: string; base: number | null; value: number } | null>(null)
-	if (account && pageBalance !== undefined && (kept?.value !== pageBalance || kept.base !== rootBalance || kept.userId !== account.userId)) {
-		setKept({ userId: account.userId, base: rootBalance, value: pageBalance })
-	}
-	if (!account || !kept || kept.userId !== account.userId || kept.base !== rootBalance) return account
-	return { ...account, balance: kept.value }
-}
-
 export function Layout({ children }: { children: React.ReactNode }) {
 	return (
 		<TranslationProvider>
@@ -145,7 +118,6 @@ function Document({ children }: { children: React.ReactNode }) {
 	const nonce = useNonce()
 	// The OBS overlay is a browser source on a stream: the page alone, no site around it.
 	const bare = location.pathname.split('/')[2] === 'overlay'
-	const headerAccount = useHeaderAccount(rootData?.account ?? null)
 	return (
 		<html lang={locale} data-messages-version={rootData?.messagesVersion}>
 			<head>
@@ -167,7 +139,7 @@ function Document({ children }: { children: React.ReactNode }) {
 								<main id="main">{children}</main>
 							) : (
 								<>
-									<SiteHeader locale={locale} account={headerAccount} />
+									<SiteHeader locale={locale} account={rootData?.account ?? null} />
 									<Toasts toast={rootData?.toast ?? null} />
 									<main id="main" tabIndex={-1}>
 										{children}

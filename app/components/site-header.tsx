@@ -30,7 +30,7 @@ export function SiteHeader({ locale, account }: { locale: Locale; account: Heade
 				<LanguageSwitcher locale={locale} />
 				{account ? (
 					<>
-						{account.balance != null ? <WalletBalance locale={locale} balance={account.balance} userId={account.userId} /> : null}
+						{account.balance != null ? <WalletBalance key={account.userId} locale={locale} balance={account.balance} userId={account.userId} /> : null}
 						<Link to={`/${locale}/settings`} className="account-name" title={accountLabel ?? undefined}>
 							{accountLabel}
 						</Link>

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { useTranslation } from '#app/i18n/translation'
-import { Link } from 'react-router'
+import { Link, useMatches } from 'react-router'
 import type { Locale } from '#app/i18n/locales'
 import { useLiveTopic } from '#app/modules/realtime/use-live'
 import { formatCoins } from '#app/modules/shop/format'
@@ -8,21 +8,47 @@ import { useHydrated } from '#app/utils/use-hydrated'
 
 /**
  * The signed-in user's coins in the header, in the page's language; opens the
- * shop. Live (wallets_{userId}, `{balance}`): subscribed while signed in,
- * after hydration; a newer loader value replaces the live one.
+ * shop. Three readings, each newer than the one before: the root loader's
+ * (`balance`), a page's own (`walletBalance`, see usePageReading) and the
+ * live one (wallets_{userId}, `{balance}`: subscribed while signed in, after
+ * hydration). A newer reading is shown until the one it arrived on top of
+ * changes: a new loader reading replaces it.
  */
 export function WalletBalance({ locale, balance, userId }: { locale: Locale; balance: number; userId: string }) {
 	const hydrated = useHydrated()
-	return hydrated ? <LiveWalletBalance locale={locale} balance={balance} userId={userId} /> : <Balance locale={locale} balance={balance} />
+	const read = usePageReading(balance, userId)
+	return hydrated ? <LiveWalletBalance locale={locale} balance={read} userId={userId} /> : <Balance locale={locale} balance={read} />
+}
+
+/** A reading that arrived on top of `base`. */
+type Newer = { base: number; value: number }
+
+function shown(newer: Newer | null, base: number): number {
+	return newer && newer.base === base ? newer.value : base
+}
+
+/**
+ * A page whose loader settles money in its own transaction reads the wallet
+ * after that (`walletBalance`: the session page, whose read resolves due
+ * votes while the root loader reads `balance` in parallel), for the viewer it
+ * names (`viewerId`), never someone signed in since in another tab. Kept
+ * after leaving the page: the root loader does not run again on a link.
+ */
+function usePageReading(balance: number, userId: string): number {
+	const pageBalance = useMatches()
+		.map((m) => m.data as { walletBalance?: unknown; viewerId?: unknown } | undefined)
+		.findLast((data) => typeof data?.walletBalance === 'number' && data.viewerId === userId)?.walletBalance as number | undefined
+	const [kept, setKept] = useState<Newer | null>(null)
+	if (pageBalance !== undefined && (kept?.value !== pageBalance || kept.base !== balance)) setKept({ base: balance, value: pageBalance })
+	return shown(kept, balance)
 }
 
 function LiveWalletBalance({ locale, balance, userId }: { locale: Locale; balance: number; userId: string }) {
-	// The live value, and the loader's value it arrived on top of.
-	const [live, setLive] = useState<{ base: number; value: number } | null>(null)
+	const [live, setLive] = useState<Newer | null>(null)
 	useLiveTopic<{ balance?: number; seq?: number }>(`wallets_${userId}`, 'balance', userId, (payload) => {
 		if (typeof payload.balance === 'number') setLive({ base: balance, value: payload.balance })
 	})
-	return <Balance locale={locale} balance={live && live.base === balance ? live.value : balance} />
+	return <Balance locale={locale} balance={shown(live, balance)} />
 }
 
 function Balance({ locale, balance }: { locale: Locale; balance: number }) {

@@ -20,7 +20,7 @@ interface ConsentContextValue {
 	/** Is this optional entry allowed (the necessary ones always are)? */
 	allows: (id: string) => boolean
 	/** Open the settings (JavaScript only); focus returns to `opener` (the pressed control) when they close. */
-	openSettings: (opener?: Element | null) => void
+	openSettings: (opener: HTMLElement) => void
 }
 
 const ConsentContext = createContext<ConsentContextValue | null>(null)
@@ -84,13 +84,8 @@ export function ConsentProvider({ state: serverState, config, children }: { stat
 		void import('./page-effects.client').then((m) => m.applyConsentToPage(state, entries, config))
 	}, [hydrated, state, entries, config])
 
-	const openSettings = useCallback(
-		(opener: Element | null = document.activeElement) => {
-			// Taken now: the settings open after their chunk loads, when focus may have moved.
-			void manager().then((m) => m.showSettings(opener))
-		},
-		[manager],
-	)
+	// The opener is taken now: the settings open after their chunk loads, when focus may have moved.
+	const openSettings = useCallback((opener: HTMLElement) => void manager().then((m) => m.showSettings(opener)), [manager])
 	const value = useMemo<ConsentContextValue>(
 		() => ({
 			state,

@@ -27,7 +27,7 @@ let started: Promise<void> | null = null
 let current: Options | null = null
 /** While we align the library with the cookies, its callbacks must not write them back. */
 let syncing = false
-/** What had focus when the settings were asked for: focus goes back there when they close. */
+/** The control that asked for the settings: focus goes back there when they close. */
 let opener: HTMLElement | null = null
 
 export function startConsentManager(options: Options): Promise<void> {
@@ -118,10 +118,10 @@ export function syncSettings(state: ConsentState): void {
 	CookieConsent.hide()
 }
 
-/** Opens the settings; `from` (what had focus when they were asked for) gets focus back when they close. */
-export async function showSettings(from: Element | null): Promise<void> {
+/** Opens the settings; `from` (the control that asked for them) gets focus back when they close. */
+export async function showSettings(from: HTMLElement): Promise<void> {
 	await started
-	opener = from instanceof HTMLElement && from !== document.body ? from : null
+	opener = from
 	CookieConsent.showPreferences()
 }
 
