@@ -26,14 +26,29 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
  * pooled connection never carries them into the next request.
  */
 export async function asUser<T>(db: Database, claims: JwtClaims | null, fn: (tx: Queryable) => Promise<T>): Promise<T> {
+	return db.transaction(fn, { setup: userSetup(claims) })
+}
+
+/**
+ * Each query its own transaction as the given user (or visitor), sent with
+ * the role and claims in one round trip (Database.statement): for calls that
+ * are one statement, such as the money calls, so that no lock they take is
+ * held across a round trip. Not for several queries that must commit
+ * together: use asUser.
+ */
+export function statementsAsUser(db: Database, claims: JwtClaims | null): Queryable {
+	const setup = userSetup(claims)
+	return { query: (text, params) => db.statement(text, params ?? [], { setup }) }
+}
+
+function userSetup(claims: JwtClaims | null): string {
 	if (claims !== null) {
 		// Catch a wrong caller early and clearly: auth.uid() would otherwise fail
 		// with an opaque cast error (or a policy would compare against garbage).
 		if (claims.role !== 'authenticated') throw new TypeError(`asUser: claims.role must be 'authenticated'`)
 		if (typeof claims.sub !== 'string' || !UUID.test(claims.sub)) throw new TypeError('asUser: claims.sub must be a uuid')
 	}
-	const role = claims === null ? 'anon' : 'authenticated'
-	return impersonate(db, role, claims ?? { role: 'anon' }, fn)
+	return claims === null ? impersonation('anon', { role: 'anon' }) : impersonation('authenticated', claims)
 }
 
 /**
@@ -42,17 +57,14 @@ export async function asUser<T>(db: Database, claims: JwtClaims | null, fn: (tx:
  * background jobs); never with input a user controls the shape of.
  */
 export function asServiceRole<T>(db: Database, fn: (tx: Queryable) => Promise<T>): Promise<T> {
-	return impersonate(db, 'service_role', { role: 'service_role' }, fn)
+	return db.transaction(fn, { setup: impersonation('service_role', { role: 'service_role' }) })
 }
 
-function impersonate<T>(
-	db: Database,
-	role: 'anon' | 'authenticated' | 'service_role',
-	claims: Record<string, unknown>,
-	fn: (tx: Queryable) => Promise<T>,
-): Promise<T> {
-	// Sent with BEGIN in one round trip, in PostgREST's order. is_local = true:
-	// both end with the transaction, whether it commits or rolls back.
-	const setup = `select set_config('role', ${sqlLiteral(role)}, true), set_config('request.jwt.claims', ${sqlLiteral(JSON.stringify(claims))}, true)`
-	return db.transaction(fn, { setup })
+/**
+ * The role and claims, as PostgREST sets them, sent with BEGIN (or the one
+ * statement) in one round trip. is_local = true: both end with the
+ * transaction, whether it commits or rolls back.
+ */
+function impersonation(role: 'anon' | 'authenticated' | 'service_role', claims: Record<string, unknown>): string {
+	return `select set_config('role', ${sqlLiteral(role)}, true), set_config('request.jwt.claims', ${sqlLiteral(JSON.stringify(claims))}, true)`
 }

@@ -1,5 +1,5 @@
 import type { RouterContextProvider } from 'react-router'
-import { asUser } from '#app/db/as-user.server'
+import { asUser, statementsAsUser } from '#app/db/as-user.server'
 import type { Queryable } from '#app/db/database.server'
 import { servicesContext, viewerContext } from '#app/context.server'
 
@@ -12,4 +12,13 @@ export function queryAsViewer<T>(context: Readonly<RouterContextProvider>, fn: (
 	const { db } = context.get(servicesContext)
 	const viewer = context.get(viewerContext)
 	return asUser(db, viewer?.claims ?? null, fn)
+}
+
+/**
+ * The viewer's one-statement calls (the money calls of the dares), each its
+ * own transaction in one round trip: see statementsAsUser.
+ */
+export function statementsAsViewer(context: Readonly<RouterContextProvider>): Queryable {
+	const { db } = context.get(servicesContext)
+	return statementsAsUser(db, context.get(viewerContext)?.claims ?? null)
 }

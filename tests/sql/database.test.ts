@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest'
-import { asServiceRole, asUser } from '#app/db/as-user.server'
-import { DbError, toAppError } from '#app/db/database.server'
+import { asServiceRole, asUser, statementsAsUser } from '#app/db/as-user.server'
+import { DbError, inlineParameters, toAppError } from '#app/db/database.server'
 import { claimsFor, createAuthUser, describeEachDatabase, rejectionOf } from '#tests/support/databases'
 
 describeEachDatabase('database access layer', (getDb) => {
@@ -99,6 +99,48 @@ describeEachDatabase('database access layer', (getDb) => {
 			tx.query<{ role: string; claims: unknown }>("select current_user as role, current_setting('request.jwt.claims', true)::jsonb as claims"),
 		)
 		expect(rows).toEqual([{ role: 'authenticated', claims: JSON.parse(JSON.stringify(claims)) }])
+	})
+
+	test('statementsAsUser: each query its own transaction as the user, nothing left behind, a failure rolls the whole call back', async () => {
+		const db = getDb()
+		const user = await createAuthUser(db)
+		const owner = (await db.query<{ u: string }>('select current_user as u')).rows[0]?.u
+		await db.exec('create table public.t (n int primary key); grant insert, select on public.t to authenticated')
+		const viewer = statementsAsUser(db, claimsFor(user, { aal: 'aal1' }))
+		expect((await viewer.query('select current_user as role, auth.uid() as uid, auth.jwt() ->> $1 as aal', ['aal'])).rows).toEqual([
+			{ role: 'authenticated', uid: user, aal: 'aal1' },
+		])
+		expect((await statementsAsUser(db, null).query('select current_user as role, auth.uid() as uid')).rows).toEqual([{ role: 'anon', uid: null }])
+
+		// Committed on its own.
+		await viewer.query('insert into public.t values ($1)', [1])
+		// A statement that fails after writing leaves nothing, and the next call works.
+		const failed = await rejectionOf(viewer.query('with added as (insert into public.t values ($1) returning n) select n / 0 from added', [2]))
+		expect(failed.message).toMatch(/division by zero/)
+		expect((await viewer.query('select n from public.t order by n')).rows).toEqual([{ n: 1 }])
+		// Refused by the database: the same (duplicate key), and still nothing leaks to the connection's next user.
+		await expect(viewer.query('insert into public.t values ($1)', [1])).rejects.toThrow()
+		for (let i = 0; i < 4; i++) {
+			const { rows } = await db.query("select current_user as role, auth.uid() as uid, current_setting('request.jwt.claims', true) as claims")
+			expect(rows).toEqual([{ role: owner, uid: null, claims: expect.toSatisfy((v: unknown) => v === null || v === '') }])
+		}
+	})
+
+	test('statementsAsUser: values written into the statement arrive as they are, never as SQL', async () => {
+		const db = getDb()
+		const user = await createAuthUser(db)
+		const viewer = statementsAsUser(db, claimsFor(user))
+		const hostile = `o'neil\\'); set role service_role; select ('$$ \\x27 E'' $1 tést`
+		const { rows } = await viewer.query<{ text: string; minus: number; flag: boolean; nothing: null; role: string }>(
+			'select $1::text as text, 1-$2::int as minus, $3::boolean as flag, $4::text as nothing, current_user as role',
+			[hostile, -5, false, null],
+		)
+		// 1-$2 with $2 = -5 would be "1--5" (a comment) if the number were not quoted.
+		expect(rows).toEqual([{ text: hostile, minus: 6, flag: false, nothing: null, role: 'authenticated' }])
+		expect(() => inlineParameters('select $1', ['a\0b'])).toThrow(RangeError)
+		expect(() => inlineParameters('select $2', ['a'])).toThrow(RangeError)
+		expect(() => inlineParameters('select $1', [Number.NaN])).toThrow(RangeError)
+		expect(() => inlineParameters('select $1', [{}])).toThrow(TypeError)
 	})
 
 	test('asUser refuses malformed claims before touching the database', async () => {

@@ -8,7 +8,7 @@ import { getInstance } from '#app/i18n/i18next.server'
 import type { GatedReason } from '#app/modules/auth/gate'
 import { requireReadyAccount, requireSignedIn } from '#app/modules/auth/require-account.server'
 import { requireViewer } from '#app/modules/auth/require-viewer.server'
-import { queryAsViewer } from '#app/utils/db.server'
+import { statementsAsViewer } from '#app/utils/db.server'
 import { DARE_LIMITS, DareActionSchema, type DareAction } from './schemas'
 import { boostDare, createDare, creatorCall, voteForDare } from './service.server'
 
@@ -83,18 +83,21 @@ export async function dareAction(request: Request, context: Ctx, formData: FormD
 	const action = submission.value
 	const sessionId = String(formData.get('sessionId') ?? '')
 	try {
-		await queryAsViewer(context, async (tx) => {
-			switch (action.intent) {
-				case 'create':
-					return createDare(tx, { sessionId, description: action.description, reward: action.reward, key: action.key })
-				case 'boost':
-					return boostDare(tx, { dareId: action.dareId, amount: action.amount, key: action.key })
-				case 'vote':
-					return voteForDare(tx, { dareId: action.dareId, vote: action.vote === 'yes' })
-				default:
-					return creatorCall(tx, action.intent, action.dareId)
-			}
-		})
+		// Each call is one statement, sent with the viewer's role in one round trip.
+		const viewer = statementsAsViewer(context)
+		switch (action.intent) {
+			case 'create':
+				await createDare(viewer, { sessionId, description: action.description, reward: action.reward, key: action.key })
+				break
+			case 'boost':
+				await boostDare(viewer, { dareId: action.dareId, amount: action.amount, key: action.key })
+				break
+			case 'vote':
+				await voteForDare(viewer, { dareId: action.dareId, vote: action.vote === 'yes' })
+				break
+			default:
+				await creatorCall(viewer, action.intent, action.dareId)
+		}
 	} catch (error) {
 		const appError = toAppError(error)
 		if (!appError) console.error(`dare ${action.intent} failed`, error)

@@ -60,6 +60,8 @@ export async function readSessionDares(tx: Queryable, sessionId: string): Promis
 }
 
 // The calls of spec section 7, as the viewer; the database checks every rule.
+// One statement each: the action sends them with statementsAsViewer, in one
+// round trip, so the locks they take (a hot dare's pot) end with the call.
 
 export async function createDare(tx: Queryable, input: { sessionId: string; description: string; reward: number; key: string }) {
 	await tx.query('select 1 from public.create_dare($1, $2, $3, $4)', [input.description, input.sessionId, input.reward, input.key])
