@@ -262,11 +262,33 @@ function createPostgresDatabase(url: string, poolSize = 10): Database {
 	// discards the client and the next query connects afresh.
 	pool.on('error', () => {})
 
+	/**
+	 * fn on a pooled connection outside any transaction block (a statement of
+	 * its own, or several in one simple query: one implicit transaction). A
+	 * statement the server refused ended its own transaction, so the
+	 * connection goes back to the pool; anything else (a lost connection)
+	 * discards it.
+	 */
+	const onClient = async <R>(fn: (client: pg.PoolClient) => Promise<R>): Promise<R> => {
+		const client = await pool.connect()
+		let broken: Error | undefined
+		try {
+			return await fn(client)
+		} catch (error) {
+			if (!(error instanceof pg.DatabaseError)) broken = error instanceof Error ? error : new Error(String(error))
+			throw error
+		} finally {
+			client.release(broken)
+		}
+	}
+
 	return {
 		kind: 'postgres',
-		async query<T>(text: string, params?: unknown[]) {
-			const result = await pool.query(text, params)
-			return pgResult<T>(result)
+		query<T>(text: string, params?: unknown[]) {
+			// Not pool.query(): that discards the connection on any error, so every
+			// refused call (a raised error-..., a unique violation) would cost a
+			// new server process.
+			return onClient((client) => client.query(text, params)).then((result) => pgResult<T>(result))
 		},
 		async transaction<T>(fn: (tx: Transaction) => Promise<T>, options?: TransactionOptions): Promise<T> {
 			const client = await pool.connect()
@@ -306,20 +328,8 @@ function createPostgresDatabase(url: string, poolSize = 10): Database {
 			// transaction: setup's transaction-local settings hold for the
 			// statement, and an error rolls all of it back.
 			const sql = `${options?.setup ? `${options.setup}; ` : ''}${inlineParameters(text, params)}`
-			const client = await pool.connect()
-			let broken: Error | undefined
-			try {
-				const results = (await client.query(sql)) as unknown as pg.QueryResult | pg.QueryResult[]
-				return pgResult<T>(Array.isArray(results) ? results[results.length - 1]! : results)
-			} catch (error) {
-				// The server refused the statement and ended its transaction: the
-				// connection is fine (a refused boost must not cost a reconnect).
-				// Anything else (a lost connection) discards it.
-				if (!(error instanceof pg.DatabaseError)) broken = error instanceof Error ? error : new Error(String(error))
-				throw error
-			} finally {
-				client.release(broken)
-			}
+			const results = (await onClient((client) => client.query(sql))) as unknown as pg.QueryResult | pg.QueryResult[]
+			return pgResult<T>(Array.isArray(results) ? results[results.length - 1]! : results)
 		},
 		async exec(sql: string) {
 			const client = await pool.connect()

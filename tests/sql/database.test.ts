@@ -143,6 +143,15 @@ describeEachDatabase('database access layer', (getDb) => {
 		expect(() => inlineParameters('select $1', [{}])).toThrow(TypeError)
 	})
 
+	test('a statement the server refuses keeps its connection: the next one runs on the same backend', async () => {
+		const db = getDb()
+		const pid = async () => (await db.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid
+		const before = await pid()
+		await expect(db.query('select 1 / 0')).rejects.toThrow(/division by zero/)
+		await expect(db.statement('select 1 / $1::int', [0])).rejects.toThrow(/division by zero/)
+		expect(await pid()).toBe(before)
+	})
+
 	test('asUser refuses malformed claims before touching the database', async () => {
 		const db = getDb()
 		await expect(asUser(db, { sub: 'not-a-uuid', role: 'authenticated' }, async () => null)).rejects.toThrow(TypeError)
