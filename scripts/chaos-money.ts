@@ -1,5 +1,5 @@
 /**
- * npm run chaos:money -- --ops N --connections C [--users U] [--pots P] [--max-seconds S] [--keep]
+ * npm run chaos:money -- --ops N --connections C [--users U] [--pots P] [--max-seconds S] [--fee-percent F] [--keep]
  *
  * Hammers the ledger on a Postgres server with random money operations from
  * C connections at once. Two kinds are mixed:
@@ -14,6 +14,8 @@
  *    (ledger.resolve_due_dares, also from two connections at once), sessions
  *    stopped (expiry refunds) and creators and boosters deleted mid-dare.
  *
+ * --fee-percent sets the platform's fee on payouts (default 0, as
+ * PLATFORM_FEE_PERCENT): each payout then also moves a fee to the fee account.
  * --dares-share is the part of operations that are dare operations (default
  * 0.5). --max-seconds stops issuing operations after S seconds (the report
  * says how many ran). At the end every live session is stopped and every
@@ -44,6 +46,9 @@ const { values } = parseArgs({
 		'max-seconds': { type: 'string', default: '0' },
 		'dares-share': { type: 'string', default: '0.5' },
 		creators: { type: 'string', default: '20' },
+		// The platform's fee on payouts (PLATFORM_FEE_PERCENT), in percent: a
+		// fee adds a second transfer, to a shared system account, to every payout.
+		'fee-percent': { type: 'string', default: '0' },
 	},
 })
 const OPS = Number(values.ops)
@@ -53,6 +58,7 @@ const POTS = Number(values.pots)
 const MAX_SECONDS = Number(values['max-seconds'])
 const DARES_SHARE = Number(values['dares-share'])
 const CREATORS = Number(values.creators)
+const FEE_BASIS_POINTS = Math.round(Number(values['fee-percent']) * 100)
 
 const adminUrl = process.env.DATABASE_URL
 if (!adminUrl) {
@@ -147,12 +153,13 @@ async function main(): Promise<void> {
 	let failed = false
 	try {
 		await migrate(db, { platform: 'local' })
+		await db.query('select ledger.set_platform_fee($1)', [FEE_BASIS_POINTS])
 		// Taking part in dares needs the current terms accepted (newUser does).
 		await db.query(`insert into public.published_documents (kind, version) values ('terms_of_service', 'chaos') on conflict do nothing`)
 		for (let i = 0; i < USERS; i++) users.push(await newUser(db))
 		for (let i = 0; i < CREATORS; i++) creators.push(await newCreator(db))
 		console.log(
-			`chaos:money: ${OPS} operations (${Math.round(DARES_SHARE * 100)} % dares), ${CONNECTIONS} connections, ${USERS} users, ${CREATORS} creators, ${POTS} raw pots, database ${name}`,
+			`chaos:money: ${OPS} operations (${Math.round(DARES_SHARE * 100)} % dares, fee ${FEE_BASIS_POINTS / 100} %), ${CONNECTIONS} connections, ${USERS} users, ${CREATORS} creators, ${POTS} raw pots, database ${name}`,
 		)
 
 		let next = 0

@@ -255,6 +255,25 @@ function pgResult<T>(result: pg.QueryResult): QueryResult<T> {
 	return { rows: result.rows as T[], command: result.command, rowCount: result.rowCount ?? undefined }
 }
 
+/**
+ * Why a connection must not go back to the pool after a call, or undefined.
+ * A FATAL from the server (the backend terminated, a shutdown) ends it. A
+ * plain refusal arrives before the server says in which state it left the
+ * connection (ReadyForQuery), so after one the state is waited for with an
+ * empty query: idle is good, a transaction block left open is not.
+ */
+async function unusable(client: pg.PoolClient, failure: unknown): Promise<Error | undefined> {
+	if (failure instanceof pg.DatabaseError && failure.severity !== 'ERROR') return failure
+	if (failure !== undefined) {
+		const probe = await client.query('').then(
+			() => undefined,
+			(error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+		)
+		if (probe) return probe
+	}
+	return client.getTransactionStatus() === 'I' ? undefined : new Error('connection left in a transaction block')
+}
+
 function createPostgresDatabase(url: string, poolSize = 10): Database {
 	const pool = new pg.Pool({ connectionString: url, max: poolSize, types: pgTypes })
 	// An idle client that loses its connection (server restart, network) emits
@@ -263,87 +282,80 @@ function createPostgresDatabase(url: string, poolSize = 10): Database {
 	pool.on('error', () => {})
 
 	/**
-	 * fn on a pooled connection outside any transaction block (a statement of
-	 * its own, or several in one simple query: one implicit transaction). A
-	 * statement the server refused ended its own transaction, so the
-	 * connection goes back to the pool; anything else (a lost connection)
-	 * discards it.
+	 * fn on a pooled connection, which goes back to the pool only if it is
+	 * still good (unusable() says when not). So a call the server merely
+	 * refused (a raised error-..., a unique violation) keeps its connection
+	 * and does not cost a new server process, as with pool.query, which
+	 * discards the connection on any error. While the connection is out, an
+	 * 'error' its client emits (the connection dropped) is heard here, as
+	 * pool.query hears it: unheard, it would end the process.
 	 */
-	const onClient = async <R>(fn: (client: pg.PoolClient) => Promise<R>): Promise<R> => {
+	const borrow = async <R>(fn: (client: pg.PoolClient) => Promise<R>): Promise<R> => {
 		const client = await pool.connect()
-		let broken: Error | undefined
+		let lost: Error | undefined
+		const onError = (error: Error) => {
+			lost = error
+		}
+		client.on('error', onError)
+		let failure: unknown
 		try {
 			return await fn(client)
 		} catch (error) {
-			if (!(error instanceof pg.DatabaseError)) broken = error instanceof Error ? error : new Error(String(error))
+			failure = error
 			throw error
 		} finally {
-			client.release(broken)
+			const reason = lost ?? (await unusable(client, failure))
+			client.off('error', onError)
+			client.release(lost ?? reason)
 		}
 	}
 
 	return {
 		kind: 'postgres',
 		query<T>(text: string, params?: unknown[]) {
-			// Not pool.query(): that discards the connection on any error, so every
-			// refused call (a raised error-..., a unique violation) would cost a
-			// new server process.
-			return onClient((client) => client.query(text, params)).then((result) => pgResult<T>(result))
+			return borrow((client) => client.query(text, params)).then((result) => pgResult<T>(result))
 		},
-		async transaction<T>(fn: (tx: Transaction) => Promise<T>, options?: TransactionOptions): Promise<T> {
-			const client = await pool.connect()
-			let broken: Error | undefined
-			try {
-				// One simple query: the transaction block BEGIN opens outlasts it.
-				await client.query(options?.setup ? `begin; ${options.setup}` : 'begin')
-				const value = await fn({
-					async query<R>(text: string, params?: unknown[]) {
-						const result = await client.query(text, params)
-						return pgResult<R>(result)
-					},
-					async exec(sql: string) {
-						await client.query(sql)
-					},
-				})
-				const commit = await client.query('commit')
-				// COMMIT of a transaction that hit an error (fn caught it and went
-				// on) is answered with ROLLBACK, not an error: nothing was saved.
-				if (commit.command === 'ROLLBACK') throw new TransactionRolledBackError()
-				return value
-			} catch (error) {
+		transaction<T>(fn: (tx: Transaction) => Promise<T>, options?: TransactionOptions): Promise<T> {
+			return borrow(async (client) => {
 				try {
-					await client.query('rollback')
-				} catch (rollbackError) {
-					// The connection is unusable: destroy it rather than return it to
-					// the pool mid-transaction.
-					broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError))
+					// One simple query: the transaction block BEGIN opens outlasts it.
+					await client.query(options?.setup ? `begin; ${options.setup}` : 'begin')
+					const value = await fn({
+						async query<R>(text: string, params?: unknown[]) {
+							const result = await client.query(text, params)
+							return pgResult<R>(result)
+						},
+						async exec(sql: string) {
+							await client.query(sql)
+						},
+					})
+					const commit = await client.query('commit')
+					// COMMIT of a transaction that hit an error (fn caught it and went
+					// on) is answered with ROLLBACK, not an error: nothing was saved.
+					if (commit.command === 'ROLLBACK') throw new TransactionRolledBackError()
+					return value
+				} catch (error) {
+					// A rollback that fails leaves the connection in its transaction
+					// block, and borrow() then discards it.
+					await client.query('rollback').catch(() => {})
+					throw error
 				}
-				throw error
-			} finally {
-				client.release(broken)
-			}
+			})
 		},
 		async statement<T>(text: string, params: readonly unknown[], options?: TransactionOptions) {
 			// Several statements in one simple query run as one implicit
 			// transaction: setup's transaction-local settings hold for the
 			// statement, and an error rolls all of it back.
 			const sql = `${options?.setup ? `${options.setup}; ` : ''}${inlineParameters(text, params)}`
-			const results = (await onClient((client) => client.query(sql))) as unknown as pg.QueryResult | pg.QueryResult[]
+			const results = (await borrow((client) => client.query(sql))) as unknown as pg.QueryResult | pg.QueryResult[]
 			return pgResult<T>(Array.isArray(results) ? results[results.length - 1]! : results)
 		},
-		async exec(sql: string) {
-			const client = await pool.connect()
-			let broken: Error | undefined
-			try {
+		exec(sql: string) {
+			// SQL that opened its own transaction (BEGIN inside the text) and
+			// failed leaves its connection in the block: borrow() discards it.
+			return borrow(async (client) => {
 				await client.query(sql)
-			} catch (error) {
-				// As for PGlite: never hand a client stuck in a failed transaction
-				// back to the pool.
-				broken = error instanceof Error ? error : new Error(String(error))
-				throw error
-			} finally {
-				client.release(broken)
-			}
+			})
 		},
 		async close() {
 			if (!pool.ended) await pool.end()

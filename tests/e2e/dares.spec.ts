@@ -182,4 +182,16 @@ test('a signed-in viewer who still owes a step is refused by the database and se
 	await expect(page.getByText(tr('en', 'account.terms-accept-to-continue')).first()).toBeVisible()
 	// Nothing was written.
 	await expect(page.getByText('Sing without')).toHaveCount(0)
+
+	// A session id that is no id (here SQL and 100,000 quotes) is refused before the database is asked.
+	const response = await page.request.post(sessionPage, {
+		form: { intent: 'create', sessionId: `x'); select 1; --${"'".repeat(100_000)}`, description: 'Sing a hostile id', reward: '0', key: 'owing:hostile-id' },
+		headers: { origin: baseURL! },
+		maxRedirects: 0,
+	})
+	expect(response.status()).toBe(302)
+	expect(response.headers().location).toBe(sessionPage)
+	await page.goto(sessionPage)
+	await expect(page.getByText(tr('en', 'errors.error-session-not-found')).first()).toBeVisible()
+	await expect(page.getByText('Sing a hostile id')).toHaveCount(0)
 })

@@ -1,9 +1,9 @@
 import { expect, test } from 'vitest'
 import { asServiceRole, asUser, statementsAsUser } from '#app/db/as-user.server'
-import { DbError, inlineParameters, toAppError } from '#app/db/database.server'
-import { claimsFor, createAuthUser, describeEachDatabase, rejectionOf } from '#tests/support/databases'
+import { createDatabase, DbError, inlineParameters, toAppError, type Database } from '#app/db/database.server'
+import { claimsFor, createAuthUser, describeEachDatabase, openConnection, rejectionOf } from '#tests/support/databases'
 
-describeEachDatabase('database access layer', (getDb) => {
+describeEachDatabase('database access layer', (getDb, kind) => {
 	test('a transaction commits, or rolls back entirely when its function throws', async () => {
 		const db = getDb()
 		await db.exec('create table public.t (n int primary key)')
@@ -152,6 +152,41 @@ describeEachDatabase('database access layer', (getDb) => {
 		expect(await pid()).toBe(before)
 	})
 
+	if (kind === 'postgres') {
+		test('a connection lost mid-call fails that call only: the process lives on and the caller waiting for the pool gets a good connection', async () => {
+			const db = getDb()
+			const url = new URL(process.env.TEST_DATABASE_URL!)
+			url.pathname = `/${(await db.query<{ db: string }>('select current_database() as db')).rows[0]!.db}`
+			// One connection: the waiting caller gets exactly the one the lost call had.
+			const one = await createDatabase({ url: url.toString(), poolSize: 1 })
+			const admin = await openConnection(db)
+			admin.on('error', () => {})
+			const sleepers = `select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and query like '%pg_sleep(%' and state = 'active'`
+			const calls: Array<[string, (db: Database) => Promise<unknown>]> = [
+				['query', (d) => d.query('select pg_sleep(30)')],
+				['statement', (d) => d.statement('select pg_sleep($1)', [30])],
+				['transaction', (d) => d.transaction((tx) => tx.query('select pg_sleep(30)'))],
+			]
+			try {
+				for (const [name, call] of calls) {
+					const lost = rejectionOf(call(one))
+					const waiting = one.query<{ ok: number }>('select 1 as ok')
+					await expect.poll(async () => (await admin.query(sleepers)).rowCount, { message: name }).toBe(1)
+					// The server ends the backend (an operator, a failover): a FATAL error, then the socket closes.
+					await admin.query(`select pg_terminate_backend(pid) from (${sleepers}) s`)
+					expect((await lost).message, name).toMatch(/terminat/i)
+					expect((await waiting).rows, name).toEqual([{ ok: 1 }])
+				}
+				// A transaction block left open by a failed statement is not handed on.
+				await expect(one.query('begin; select 1 / 0')).rejects.toThrow(/division by zero/)
+				expect((await one.query<{ ok: number }>('select 1 as ok')).rows).toEqual([{ ok: 1 }])
+			} finally {
+				await one.close()
+				await admin.end()
+			}
+		})
+	}
+
 	test('asUser refuses malformed claims before touching the database', async () => {
 		const db = getDb()
 		await expect(asUser(db, { sub: 'not-a-uuid', role: 'authenticated' }, async () => null)).rejects.toThrow(TypeError)
@@ -188,3 +223,4 @@ describeEachDatabase('database access layer', (getDb) => {
 		expect(toAppError('error-string')).toBeNull()
 	})
 })
+

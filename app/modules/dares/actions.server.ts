@@ -9,6 +9,7 @@ import type { GatedReason } from '#app/modules/auth/gate'
 import { requireReadyAccount, requireSignedIn } from '#app/modules/auth/require-account.server'
 import { requireViewer } from '#app/modules/auth/require-viewer.server'
 import { statementsAsViewer } from '#app/utils/db.server'
+import { z } from '#app/utils/zod'
 import { DARE_LIMITS, DareActionSchema, type DareAction } from './schemas'
 import { boostDare, createDare, creatorCall, voteForDare } from './service.server'
 
@@ -39,6 +40,7 @@ const GATE: Partial<Record<string, GatedReason>> = { create: 'create-dare', boos
 function invalidInput(formData: FormData): string {
 	const intent = formData.get('intent')
 	if (intent === 'create') {
+		if (!z.uuid().safeParse(formData.get('sessionId')).success) return 'error-session-not-found'
 		const description = String(formData.get('description') ?? '').trim()
 		if (description.length < DARE_LIMITS.description.min) return 'error-dare-description-too-short'
 		if (description.length > DARE_LIMITS.description.max) return 'error-dare-description-too-long'
@@ -81,13 +83,12 @@ export async function dareAction(request: Request, context: Ctx, formData: FormD
 	const submission = parseWithZod(formData, { schema: DareActionSchema })
 	if (submission.status !== 'success') return redirectWithError(back, translateError(t, invalidInput(formData), language))
 	const action = submission.value
-	const sessionId = String(formData.get('sessionId') ?? '')
 	try {
 		// Each call is one statement, sent with the viewer's role in one round trip.
 		const viewer = statementsAsViewer(context)
 		switch (action.intent) {
 			case 'create':
-				await createDare(viewer, { sessionId, description: action.description, reward: action.reward, key: action.key })
+				await createDare(viewer, { sessionId: action.sessionId, description: action.description, reward: action.reward, key: action.key })
 				break
 			case 'boost':
 				await boostDare(viewer, { dareId: action.dareId, amount: action.amount, key: action.key })

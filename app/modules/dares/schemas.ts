@@ -11,6 +11,7 @@ const coins = (min: number, step: number, max: number) => z.coerce.number().int(
 export const DareActionSchema = z.discriminatedUnion('intent', [
 	z.object({
 		intent: z.literal('create'),
+		sessionId: z.uuid(),
 		description: z.string().trim().min(DARE_LIMITS.description.min).max(DARE_LIMITS.description.max),
 		reward: coins(DARE_LIMITS.reward.min, DARE_LIMITS.reward.step, DARE_LIMITS.reward.max),
 		key,
