@@ -304,7 +304,8 @@ function createPostgresDatabase(url: string, poolSize = 10): Database {
 			failure = error
 			throw error
 		} finally {
-			const reason = lost ?? (await unusable(client, failure))
+			// Still listening while unusable() waits on the server: lost may be set then too.
+			const reason = lost ? undefined : await unusable(client, failure)
 			client.off('error', onError)
 			client.release(lost ?? reason)
 		}

@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest'
 import { asServiceRole, asUser, statementsAsUser } from '#app/db/as-user.server'
 import { createDatabase, DbError, inlineParameters, toAppError, type Database } from '#app/db/database.server'
-import { claimsFor, createAuthUser, describeEachDatabase, openConnection, rejectionOf } from '#tests/support/databases'
+import { claimsFor, connectionUrl, createAuthUser, describeEachDatabase, openConnection, rejectionOf } from '#tests/support/databases'
 
 describeEachDatabase('database access layer', (getDb, kind) => {
 	test('a transaction commits, or rolls back entirely when its function throws', async () => {
@@ -83,10 +83,7 @@ describeEachDatabase('database access layer', (getDb, kind) => {
 
 		// Nothing leaks to the next user of the connection, even after a failure.
 		await asUser(db, claimsFor(user), (tx) => tx.query('select 1/0')).catch(() => {})
-		for (let i = 0; i < 4; i++) {
-			const { rows } = await db.query("select current_user as role, auth.uid() as uid, current_setting('request.jwt.claims', true) as claims")
-			expect(rows).toEqual([{ role: owner, uid: null, claims: expect.toSatisfy((v: unknown) => v === null || v === '') }])
-		}
+		await expectNoRoleLeft(db, owner)
 	})
 
 	test("asUser's claims reach the database as they are, whatever they hold (they travel as a literal with BEGIN)", async () => {
@@ -120,10 +117,7 @@ describeEachDatabase('database access layer', (getDb, kind) => {
 		expect((await viewer.query('select n from public.t order by n')).rows).toEqual([{ n: 1 }])
 		// Refused by the database: the same (duplicate key), and still nothing leaks to the connection's next user.
 		await expect(viewer.query('insert into public.t values ($1)', [1])).rejects.toThrow()
-		for (let i = 0; i < 4; i++) {
-			const { rows } = await db.query("select current_user as role, auth.uid() as uid, current_setting('request.jwt.claims', true) as claims")
-			expect(rows).toEqual([{ role: owner, uid: null, claims: expect.toSatisfy((v: unknown) => v === null || v === '') }])
-		}
+		await expectNoRoleLeft(db, owner)
 	})
 
 	test('statementsAsUser: values written into the statement arrive as they are, never as SQL', async () => {
@@ -155,10 +149,8 @@ describeEachDatabase('database access layer', (getDb, kind) => {
 	if (kind === 'postgres') {
 		test('a connection lost mid-call fails that call only: the process lives on and the caller waiting for the pool gets a good connection', async () => {
 			const db = getDb()
-			const url = new URL(process.env.TEST_DATABASE_URL!)
-			url.pathname = `/${(await db.query<{ db: string }>('select current_database() as db')).rows[0]!.db}`
 			// One connection: the waiting caller gets exactly the one the lost call had.
-			const one = await createDatabase({ url: url.toString(), poolSize: 1 })
+			const one = await createDatabase({ url: await connectionUrl(db), poolSize: 1 })
 			const admin = await openConnection(db)
 			admin.on('error', () => {})
 			const sleepers = `select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and query like '%pg_sleep(%' and state = 'active'`
@@ -224,3 +216,10 @@ describeEachDatabase('database access layer', (getDb, kind) => {
 	})
 })
 
+/** Every pooled connection (four, the pool's size) is back to the owner, with no claims set. */
+async function expectNoRoleLeft(db: Database, owner: string | undefined) {
+	for (let i = 0; i < 4; i++) {
+		const { rows } = await db.query("select current_user as role, auth.uid() as uid, current_setting('request.jwt.claims', true) as claims")
+		expect(rows).toEqual([{ role: owner, uid: null, claims: expect.toSatisfy((v: unknown) => v === null || v === '') }])
+	}
+}

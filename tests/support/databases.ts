@@ -254,10 +254,15 @@ export async function applyMigration(db: Database, sql: string): Promise<void> {
  * The caller ends it.
  */
 export async function openConnection(db: Queryable): Promise<pg.Client> {
+	const client = new pg.Client({ connectionString: await connectionUrl(db) })
+	await client.connect()
+	return client
+}
+
+/** The URL of a Postgres test database (TEST_DATABASE_URL's server), for a pool or connection of a test's own. */
+export async function connectionUrl(db: Queryable): Promise<string> {
 	const { rows } = await db.query<{ db: string }>('select current_database() as db')
 	const url = new URL(process.env.TEST_DATABASE_URL!)
 	url.pathname = `/${rows[0]!.db}`
-	const client = new pg.Client({ connectionString: url.toString() })
-	await client.connect()
-	return client
+	return url.toString()
 }
