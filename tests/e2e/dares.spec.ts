@@ -192,6 +192,6 @@ test('a signed-in viewer who still owes a step is refused by the database and se
 	expect(response.status()).toBe(302)
 	expect(response.headers().location).toBe(sessionPage)
 	await page.goto(sessionPage)
-	await expect(page.getByText(tr('en', 'errors.error-session-not-found')).first()).toBeVisible()
+	await expect(page.getByText(tr('en', 'errors.error-live-session-not-found')).first()).toBeVisible()
 	await expect(page.getByText('Sing a hostile id')).toHaveCount(0)
 })

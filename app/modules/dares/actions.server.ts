@@ -40,7 +40,7 @@ const GATE: Partial<Record<string, GatedReason>> = { create: 'create-dare', boos
 function invalidInput(formData: FormData): string {
 	const intent = formData.get('intent')
 	if (intent === 'create') {
-		if (!z.uuid().safeParse(formData.get('sessionId')).success) return 'error-session-not-found'
+		if (!z.uuid().safeParse(formData.get('sessionId')).success) return 'error-live-session-not-found'
 		const description = String(formData.get('description') ?? '').trim()
 		if (description.length < DARE_LIMITS.description.min) return 'error-dare-description-too-short'
 		if (description.length > DARE_LIMITS.description.max) return 'error-dare-description-too-long'
