@@ -2,6 +2,7 @@ import { expect, test, type Browser, type Page } from '@playwright/test'
 import { readyAccount, signUpAndConfirm, type Lang } from './support/accounts'
 import { jsOn, numberInput, startLiveSession, twitchCreator } from './support/creators'
 import { tr } from './support/i18n'
+import { expectToast } from './support/toasts'
 import { uniqueEmail } from './support/mailbox'
 
 /**
@@ -52,14 +53,14 @@ test('a viewer dares, another boosts, the creator accepts and starts the vote, t
 	await expect(alice.getByText(tr(lang, 'dares.reward-hint-free', { count: 1, min: '100' }))).toBeVisible()
 	await alice.getByLabel(tr(lang, 'dares.description')).fill('Do ten push-ups on stream')
 	await alice.getByRole('button', { name: tr(lang, 'dares.create') }).click()
-	await expect(alice.getByText(tr(lang, 'dares.created')).last()).toBeVisible()
+	await expectToast(alice, tr(lang, 'dares.created'))
 	await expect(dareCard(alice, 'Do ten push-ups on stream')).toBeVisible()
 	// The free dare is used: a second one needs at least the session's minimum.
 	await expect(alice.getByText(tr(lang, 'dares.reward-hint-paid', { min: '100' }))).toBeVisible()
 	await alice.getByLabel(tr(lang, 'dares.description')).fill('Sing the chorus backwards')
 	await alice.getByLabel(tr(lang, 'dares.reward')).fill('200')
 	await alice.getByRole('button', { name: tr(lang, 'dares.create') }).click()
-	await expect(alice.getByText(tr(lang, 'dares.created')).last()).toBeVisible()
+	await expectToast(alice, tr(lang, 'dares.created'))
 	await expect(balance(alice)).toHaveText(/300$/)
 
 	await readyAccount(bob, lang, 'bob')
@@ -68,7 +69,7 @@ test('a viewer dares, another boosts, the creator accepts and starts the vote, t
 	const paid = dareCard(bob, 'Sing the chorus backwards')
 	await numberInput(paid, lang, 'dares.boost-amount').fill('100')
 	await paid.getByRole('button', { name: tr(lang, 'dares.boost'), exact: true }).click()
-	await expect(bob.getByText(tr(lang, 'dares.boosted')).last()).toBeVisible()
+	await expectToast(bob, tr(lang, 'dares.boosted'))
 	await expect(balance(bob)).toHaveText(/400$/)
 	// Most coins first: the paid dare (300) above the free one (0).
 	await expect(bob.locator('.dares__list > li').first()).toContainText('Sing the chorus backwards')
@@ -77,9 +78,9 @@ test('a viewer dares, another boosts, the creator accepts and starts the vote, t
 	// The creator accepts and starts the vote.
 	await creator.goto(sessionPage)
 	await dareCard(creator, 'Sing the chorus backwards').getByRole('button', { name: tr(lang, 'dares.accept') }).click()
-	await expect(creator.getByText(tr(lang, 'dares.accepted')).last()).toBeVisible()
+	await expectToast(creator, tr(lang, 'dares.accepted'))
 	await dareCard(creator, 'Sing the chorus backwards').getByRole('button', { name: tr(lang, 'dares.start-voting') }).click()
-	await expect(creator.getByText(tr(lang, 'dares.voting-started')).last()).toBeVisible()
+	await expectToast(creator, tr(lang, 'dares.voting-started'))
 
 	// Alice says done, Bob first says done, then changes his vote to not done: a tie, which counts as done.
 	for (const [voter, choices] of [
@@ -89,7 +90,7 @@ test('a viewer dares, another boosts, the creator accepts and starts the vote, t
 		await voter.goto(sessionPage)
 		for (const choice of choices) {
 			await dareCard(voter, 'Sing the chorus backwards').getByRole('button', { name: tr(lang, `dares.${choice}`), exact: true }).click()
-			await expect(voter.getByText(tr(lang, 'dares.voted')).last()).toBeVisible()
+			await expectToast(voter, tr(lang, 'dares.voted'))
 		}
 	}
 	await expect(dareCard(bob, 'Sing the chorus backwards').getByRole('button', { name: tr(lang, 'dares.vote-no'), exact: true })).toHaveAttribute('aria-pressed', 'true')
@@ -123,7 +124,7 @@ test('a boost the wallet cannot pay goes to the shop, which comes back to the da
 	await viewer.goto(sessionPage)
 	await viewer.getByLabel(tr(lang, 'dares.description')).fill('Wear a funny hat')
 	await viewer.getByRole('button', { name: tr(lang, 'dares.create') }).click()
-	await expect(viewer.getByText(tr(lang, 'dares.created')).last()).toBeVisible()
+	await expectToast(viewer, tr(lang, 'dares.created'))
 	const card = dareCard(viewer, 'Wear a funny hat')
 	await numberInput(card, lang, 'dares.boost-amount').fill('200')
 	await card.getByRole('button', { name: tr(lang, 'dares.boost'), exact: true }).click()
@@ -136,7 +137,7 @@ test('a boost the wallet cannot pay goes to the shop, which comes back to the da
 	await expect(balance(viewer)).toHaveText(/500$/)
 	await numberInput(card, lang, 'dares.boost-amount').fill('200')
 	await card.getByRole('button', { name: tr(lang, 'dares.boost'), exact: true }).click()
-	await expect(viewer.getByText(tr(lang, 'dares.boosted')).last()).toBeVisible()
+	await expectToast(viewer, tr(lang, 'dares.boosted'))
 	await expect(balance(viewer)).toHaveText(/300$/)
 })
 

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useLayoutEffect, useRef, useState } from 'react'
 import type { RealtimeClient } from '@supabase/realtime-js'
 import { useRouteLoaderData } from 'react-router'
 import type { PublicEnv } from '#app/env.server'
@@ -82,7 +82,10 @@ export function useLiveTopic<P extends { seq?: number }>(
 	const supabaseUrl = env?.SUPABASE_URL
 	const supabaseKey = env?.SUPABASE_ANON_KEY
 	const handlers = useRef({ onMessage, onRejoin })
-	useEffect(() => {
+	// Updated as each render commits, not after paint: a message that arrives
+	// in between reaches the handlers of the page it sees (the session page's
+	// refresh asks whether a navigation is under way, see LiveSubscription).
+	useLayoutEffect(() => {
 		handlers.current = { onMessage, onRejoin }
 	})
 
