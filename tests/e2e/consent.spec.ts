@@ -4,6 +4,7 @@ import { tr } from './support/i18n'
 import { readyAccount } from './support/accounts'
 import { DECIDED_STORAGE_STATE, UNDECIDED_STORAGE_STATE } from './support/consent'
 import { numberInput, startLiveSession, twitchCreator } from './support/creators'
+import { expectToast } from './support/toasts'
 
 /**
  * Cookie consent (spec sections 3 and 4, ADR 026), with JavaScript (the
@@ -230,11 +231,11 @@ test.describe('with JavaScript', { tag: '@js-only' }, () => {
 		await page.goto(sessionPage)
 		await page.getByLabel(tr('en', 'dares.description')).fill(description)
 		await page.getByRole('button', { name: tr('en', 'dares.create') }).click()
-		await expect(page.getByText(tr('en', 'dares.created')).last()).toBeVisible()
+		await expectToast(page, tr('en', 'dares.created'))
 		const card = page.getByRole('listitem').filter({ hasText: description })
 		await numberInput(card, 'en', 'dares.boost-amount').fill('250')
 		await card.getByRole('button', { name: tr('en', 'dares.boost'), exact: true }).click()
-		await expect(page.getByText(tr('en', 'dares.boosted')).last()).toBeVisible()
+		await expectToast(page, tr('en', 'dares.boosted'))
 		// Both happened before the library started; they reach the relay once it has.
 		const distinctId = await distinctIdOf(context)
 		const keyEvents = async () =>
@@ -252,13 +253,13 @@ test.describe('with JavaScript', { tag: '@js-only' }, () => {
 		await creator.goto(sessionPage)
 		const creatorCard = creator.getByRole('listitem').filter({ hasText: description })
 		await creatorCard.getByRole('button', { name: tr('en', 'dares.accept') }).click()
-		await expect(creator.getByText(tr('en', 'dares.accepted')).last()).toBeVisible()
+		await expectToast(creator, tr('en', 'dares.accepted'))
 		await creatorCard.getByRole('button', { name: tr('en', 'dares.start-voting') }).click()
-		await expect(creator.getByText(tr('en', 'dares.voting-started')).last()).toBeVisible()
+		await expectToast(creator, tr('en', 'dares.voting-started'))
 
 		await page.goto(sessionPage)
 		await card.getByRole('button', { name: tr('en', 'dares.vote-no'), exact: true }).click()
-		await expect(page.getByText(tr('en', 'dares.voted')).last()).toBeVisible()
+		await expectToast(page, tr('en', 'dares.voted'))
 
 		await expect
 			.poll(keyEvents)

@@ -2,8 +2,8 @@ import { expect, test, type Browser, type Page } from '@playwright/test'
 import { readyAccount, signUpAndConfirm, type Lang } from './support/accounts'
 import { jsOn, numberInput, startLiveSession, twitchCreator } from './support/creators'
 import { tr } from './support/i18n'
-import { expectToast } from './support/toasts'
 import { uniqueEmail } from './support/mailbox'
+import { expectToast } from './support/toasts'
 
 /**
  * The core loop end to end (issue "Dares"), with JavaScript on and off, in

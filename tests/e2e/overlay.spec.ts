@@ -4,6 +4,7 @@ import { readyAccount } from './support/accounts'
 import { DECIDED_STORAGE_STATE } from './support/consent'
 import { jsOn, startLiveSession, twitchCreator } from './support/creators'
 import { tr } from './support/i18n'
+import { expectToast } from './support/toasts'
 
 /**
  * The OBS overlay (issue "Dares", PRODUCT.md): the creator copies its address
@@ -53,19 +54,19 @@ test('the creator copies the overlay address, OBS shows the vote they start; a n
 	await viewer.goto(`/${lang}/twitch/${login}`)
 	await viewer.getByLabel(tr(lang, 'dares.description')).fill('Sing with a cat filter')
 	await viewer.getByRole('button', { name: tr(lang, 'dares.create') }).click()
-	await expect(viewer.getByText(tr(lang, 'dares.created')).last()).toBeVisible()
+	await expectToast(viewer, tr(lang, 'dares.created'))
 	await page.goto(`/${lang}/twitch/${login}`)
 	const card = page.getByRole('listitem').filter({ hasText: 'Sing with a cat filter' })
 	await card.getByRole('button', { name: tr(lang, 'dares.accept') }).click()
-	await expect(page.getByText(tr(lang, 'dares.accepted')).last()).toBeVisible()
+	await expectToast(page, tr(lang, 'dares.accepted'))
 	await card.getByRole('button', { name: tr(lang, 'dares.start-voting') }).click()
-	await expect(page.getByText(tr(lang, 'dares.voting-started')).last()).toBeVisible()
+	await expectToast(page, tr(lang, 'dares.voting-started'))
 	// Live with JavaScript; without, the overlay reloads itself every 10 seconds (a reload from here could collide with it).
 	await expect(obs.getByText(tr(lang, 'overlay.vote'))).toBeVisible({ timeout: 25_000 })
 	await expect(obs.getByText('Sing with a cat filter')).toBeVisible()
 
 	await panel.getByRole('button', { name: tr(lang, 'overlay.regenerate') }).click()
-	await expect(page.getByText(tr(lang, 'overlay.regenerated')).last()).toBeVisible()
+	await expectToast(page, tr(lang, 'overlay.regenerated'))
 	await expect(address).not.toHaveValue(first)
 	const second = await address.inputValue()
 	expect((await obs.request.get(first)).status()).toBe(404)

@@ -3,6 +3,7 @@ import { readyAccount } from './support/accounts'
 import { DECIDED_STORAGE_STATE } from './support/consent'
 import { startLiveSession, twitchCreator } from './support/creators'
 import { tr } from './support/i18n'
+import { expectToast } from './support/toasts'
 
 /**
  * Live updates on the session page (issue "Realtime"): a visitor's page
@@ -28,7 +29,7 @@ test.describe('the session page, live', { tag: '@js-only' }, () => {
 		await viewer.goto(sessionPage)
 		await viewer.getByLabel(tr('de', 'dares.description')).fill(`Balance a spoon ${login}`)
 		await viewer.getByRole('button', { name: tr('de', 'dares.create') }).click()
-		await expect(viewer.getByText(tr('de', 'dares.created')).last()).toBeVisible()
+		await expectToast(viewer, tr('de', 'dares.created'))
 
 		await expect(page.getByRole('listitem').filter({ hasText: `Balance a spoon ${login}` })).toBeVisible({ timeout: 5000 })
 		expect(await page.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere)).toBe(true)
