@@ -5,6 +5,7 @@ import { renderToPipeableStream } from 'react-dom/server'
 import { I18nextProvider } from 'react-i18next'
 import { ServerRouter, type EntryContext, type HandleErrorFunction, type RouterContextProvider } from 'react-router'
 import { getInstance } from '#app/i18n/i18next.server'
+import { sharedRenderContext } from '#app/modules/sessions/shared-render.server'
 import { describeError } from '#app/security/log.server'
 import { NonceProvider } from '#app/security/nonce'
 import { requestSecurityContext } from '#app/security/request.server'
@@ -56,6 +57,8 @@ export default function handleRequest(
 				},
 				onError(error: unknown) {
 					responseStatusCode = 500
+					// A page that failed to render is not served to other visitors.
+					loadContext.get(sharedRenderContext)?.refuse()
 					if (shellRendered) console.error(describeError(error))
 				},
 			},

@@ -5,6 +5,7 @@ import { createRequestHandler, RouterContextProvider, type ServerBuild } from 'r
 import { boot } from '#app/boot.server'
 import { analyticsRelay } from '#app/modules/analytics/relay.server'
 import { startRealtime, type Realtime } from '#app/modules/realtime/index.server'
+import { createSharedRenders, sharedRenderContext, type Capture, type SharedPage } from '#app/modules/sessions/shared-render.server'
 import { servicesContext, type AppServices } from '#app/context.server'
 import { bodyLimitFor, limitedBody, refuseTooLarge } from '#app/security/body-limit.server'
 import { createGuard } from '#app/security/guard.server'
@@ -22,7 +23,9 @@ export async function createApp(
 	log?: (line: string) => void,
 ): Promise<{ app: express.Express; guard: express.RequestHandler; services: AppServices; realtime: Realtime }> {
 	const booted = await boot(log)
-	const realtime = await startRealtime(booted)
+	// The session page a visitor reads, rendered once per change (app/modules/sessions/shared-render.server.ts).
+	const shared = createSharedRenders({ env: booted.env })
+	const realtime = await startRealtime(booted, shared.observe)
 	// Stopped with the rest of the background work, before the database closes.
 	const services: AppServices = {
 		...booted,
@@ -52,18 +55,37 @@ export async function createApp(
 	const build = () => import('virtual:react-router/server-build') as Promise<ServerBuild>
 	const handle = createRequestHandler(services.env.NODE_ENV === 'production' ? await build() : build, services.env.NODE_ENV)
 	app.all('/{*splat}', async (req, res, next) => {
+		const nonce = String(res.locals.nonce ?? '')
+		const key = shared.keyFor({ method: req.method, host: req.headers.host, url: req.originalUrl, cookie: req.headers.cookie })
+		let capture: Capture | null = null
 		try {
+			if (key) {
+				// The kept page, else the one being rendered (a few rounds at most, if renders yield none).
+				let page = shared.page(key)
+				for (let round = 0; !page && round < 3 && shared.rendering(key); round++) page = await shared.wait(key)
+				if (page) return sendSharedPage(res, page, nonce)
+				capture = shared.capture(key)
+			}
 			const context = new RouterContextProvider()
 			context.set(servicesContext, services)
-			context.set(requestSecurityContext, {
-				nonce: String(res.locals.nonce ?? ''),
-				clientAddress: req.socket.remoteAddress,
-			})
+			context.set(requestSecurityContext, { nonce, clientAddress: req.socket.remoteAddress })
+			context.set(sharedRenderContext, capture?.hint ?? null)
 			const request = toFetchRequest(req, res, services.env.MAX_BODY_BYTES)
 			const response = await handle(request, context)
-			await sendResponse(res, response)
+			if (capture?.accepts(response)) {
+				const body = Buffer.from(await response.arrayBuffer())
+				capture.keep(response, body, nonce)
+				// Visitors waiting for this render take it now, not once this response is written.
+				capture.done()
+				await sendResponse(res, new Response(body, response))
+			} else {
+				capture?.done()
+				await sendResponse(res, response)
+			}
 		} catch (error) {
 			next(error)
+		} finally {
+			capture?.done()
 		}
 	})
 	return { app, guard: createGuard(services.env), services, realtime }
@@ -93,6 +115,15 @@ function toFetchRequest(req: express.Request, res: express.Response, defaultLimi
 		init.duplex = 'half'
 	}
 	return new Request(url, init)
+}
+
+function sendSharedPage(res: express.Response, page: SharedPage, nonce: string) {
+	res.status(page.status)
+	for (const [name, value] of page.headers) res.append(name, value)
+	res.setHeader('age', page.age)
+	const body = page.body(nonce)
+	res.setHeader('content-length', body.length)
+	res.end(body)
 }
 
 async function sendResponse(res: express.Response, response: Response): Promise<void> {

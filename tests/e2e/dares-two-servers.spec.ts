@@ -29,17 +29,22 @@ const DEMO = {
 
 class AppServer {
 	private child: ChildProcess | null = null
+	readonly url: string
 	constructor(
 		private readonly name: string,
 		private readonly port: number,
 		private readonly databaseUrl: string,
-	) {}
+		private readonly env: Record<string, string> = {},
+	) {
+		this.url = `http://127.0.0.1:${port}`
+	}
 
 	async start() {
-		const appUrl = `http://127.0.0.1:${this.port}`
+		const appUrl = this.url
 		this.child = spawn(process.execPath, ['server.js'], {
 			env: {
 				...process.env,
+				...this.env,
 				NODE_ENV: 'production',
 				PORT: String(this.port),
 				HOST: '127.0.0.1',
@@ -77,8 +82,8 @@ class AppServer {
 	}
 }
 
-test('two server processes on one Postgres resolve each vote once, also across a stop of one and of both', async () => {
-	test.setTimeout(240_000)
+/** A fresh database on TEST_DATABASE_URL's server, with two app servers on it (not started) and a client of its own. */
+async function twoServers(env: { a?: Record<string, string>; b?: Record<string, string> } = {}) {
 	const adminUrl = process.env.TEST_DATABASE_URL
 	expect(adminUrl, 'playwright.config.ts runs this spec only with TEST_DATABASE_URL').toBeTruthy()
 	const name = `dareboost_two_${process.pid}_${Date.now()}`
@@ -87,9 +92,41 @@ test('two server processes on one Postgres resolve each vote once, also across a
 	await admin.query(`create database ${name}`)
 	const url = new URL(adminUrl!)
 	url.pathname = `/${name}`
-	const a = new AppServer('A', await freePort(), url.toString())
-	const b = new AppServer('B', await freePort(), url.toString())
+	const a = new AppServer('A', await freePort(), url.toString(), env.a)
+	const b = new AppServer('B', await freePort(), url.toString(), env.b)
 	const db = new pg.Client({ connectionString: url.toString() })
+	return {
+		a,
+		b,
+		db,
+		async end() {
+			await Promise.all([a.stop(), b.stop()])
+			await db.end().catch(() => undefined)
+			await admin.query(`drop database if exists ${name} with (force)`)
+			await admin.end()
+		},
+	}
+}
+
+/** Runs `sql` as the demo account `email`, as the Data API would run it. */
+async function asDemoUser(db: pg.Client, email: string, sql: string, params: unknown[]) {
+	await db.query('begin')
+	try {
+		const { rows } = await db.query<{ id: string }>(`select id from auth.users where email = $1`, [email])
+		await db.query(`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', $1, true)`, [
+			JSON.stringify({ sub: rows[0]!.id, role: 'authenticated', aal: 'aal1' }),
+		])
+		await db.query(sql, params)
+		await db.query('commit')
+	} catch (error) {
+		await db.query('rollback')
+		throw error
+	}
+}
+
+test('two server processes on one Postgres resolve each vote once, also across a stop of one and of both', async () => {
+	test.setTimeout(240_000)
+	const { a, b, db, end } = await twoServers()
 	try {
 		// One after the other: the first migrates and seeds the demo, the second finds it done.
 		await a.start()
@@ -107,21 +144,8 @@ test('two server processes on one Postgres resolve each vote once, also across a
 			test.info().annotations.push({ type: 'resolved after the deadline', description: `${id}: ${row.late_ms} ms` })
 			return row
 		}
-		/** Mia (the session's creator) calls a dare function, as the Data API would run it. */
-		const asMia = async (sql: string, id: string) => {
-			await db.query('begin')
-			try {
-				const { rows } = await db.query<{ id: string }>(`select id from auth.users where email = 'mia@demo.local'`)
-				await db.query(`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', $1, true)`, [
-					JSON.stringify({ sub: rows[0]!.id, role: 'authenticated', aal: 'aal1' }),
-				])
-				await db.query(sql, [id])
-				await db.query('commit')
-			} catch (error) {
-				await db.query('rollback')
-				throw error
-			}
-		}
+		/** Mia (the session's creator) calls a dare function. */
+		const asMia = (sql: string, id: string) => asDemoUser(db, 'mia@demo.local', sql, [id])
 		/** The deadline moved to a few seconds from now (the shortest vote the product allows is 30 s). */
 		const dueIn = (id: string, seconds: number) =>
 			db.query(`update public.dares set voting_ends_at = now() + make_interval(secs => $2) where id = $1 and status = 'voting'`, [id, seconds])
@@ -168,9 +192,62 @@ test('two server processes on one Postgres resolve each vote once, also across a
 		expect(pots.rows.filter((p) => p.balance !== 0)).toEqual([])
 		expect((await db.query('select * from ledger.check()')).rows).toEqual([])
 	} finally {
-		await Promise.all([a.stop(), b.stop()])
-		await db.end().catch(() => undefined)
-		await admin.query(`drop database if exists ${name} with (force)`)
-		await admin.end()
+		await end()
+	}
+})
+
+test("a visitor's session page is rendered once and shared, each response with its own nonce and form key, until a change committed through any server", async () => {
+	test.setTimeout(120_000)
+	// B keeps a shared page up to a minute: only the change itself can outdate it within this test.
+	const { a, b, db, end } = await twoServers({ b: { SHARED_PAGE_MAX_AGE_MS: '60000' } })
+	try {
+		await a.start()
+		await b.start()
+		await db.connect()
+		const { rows } = await db.query<{ id: string }>(`select session_id as id from public.dares where id = $1`, [DEMO.open])
+		const path = `/en/session/${rows[0]!.id}`
+		const visit = async (cookie?: string) => {
+			const response = await fetch(`${b.url}${path}`, { headers: cookie ? { cookie } : {} })
+			const html = await response.text()
+			const csp = response.headers.get('content-security-policy') ?? ''
+			return {
+				status: response.status,
+				age: response.headers.get('age'),
+				nonce: /'nonce-([^']+)'/.exec(csp)?.[1],
+				nonces: new Set([...html.matchAll(/nonce="([^"]+)"/g)].map((m) => m[1])),
+				formKeys: new Set([...html.matchAll(/name="key" value="boost:([0-9a-f-]{36}):/g)].map((m) => m[1])),
+				html,
+			}
+		}
+		const first = await visit()
+		const second = await visit()
+		expect([first.status, second.status]).toEqual([200, 200])
+		expect(first.age, 'the first visitor’s page is rendered for them').toBeNull()
+		expect(second.age, 'the next visitor gets the same render, from the shared copy').toBe('0')
+		for (const page of [first, second]) {
+			expect(page.nonce).toBeTruthy()
+			expect([...page.nonces]).toEqual([page.nonce])
+			expect(page.formKeys.size).toBe(1)
+		}
+		expect(second.nonce).not.toBe(first.nonce)
+		expect([...second.formKeys][0]).not.toBe([...first.formKeys][0])
+		const same = (html: string, page: { nonce?: string; formKeys: Set<string | undefined> }) =>
+			html.replaceAll(page.nonce!, 'NONCE').replaceAll([...page.formKeys][0]!, 'KEY')
+		expect(same(second.html, second)).toBe(same(first.html, first))
+		// Signed in (or any cookie the page may depend on): rendered for the viewer.
+		expect((await visit('better-auth.session_token=whatever')).age).toBeNull()
+
+		// Mia accepts the demo's open dare, in the database (as server A would commit it).
+		const dare = (state: string) => `id="dare-${DEMO.open}" class="dare dare--${state}"`
+		expect(second.html).toContain(dare('open'))
+		await asDemoUser(db, 'mia@demo.local', 'select public.accept_dare($1)', [DEMO.open])
+		await expect
+			.poll(async () => (await visit()).html.includes(dare('accepted')), { message: 'the accepted dare on a visitor’s page', timeout: 10_000, intervals: [100] })
+			.toBe(true)
+		const after = await visit()
+		expect(after.age, 'shared again once rendered anew').toBe('0')
+		expect(after.html).toContain(dare('accepted'))
+	} finally {
+		await end()
 	}
 })

@@ -54,3 +54,19 @@ describe('a toast handed to the answering page', () => {
 		expect(await toastInCookie(response)).toBeUndefined()
 	})
 })
+
+describe('the flash cookie', () => {
+	test('is taken and deleted when the request has it, and not set at all when it has none', async () => {
+		const cookie = (await redirectWithSuccess('/en', 'Saved.')).headers.getSetCookie()[0]!.split(';')[0]!
+		const taken = await takeToast(new Request('http://localhost/en', { headers: { cookie } }), new RouterContextProvider())
+		expect(taken.toast).toMatchObject({ type: 'success', message: 'Saved.' })
+		expect(taken.headers.getSetCookie()).toEqual(['toast-session=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax'])
+		// A visitor's page sets no cookie (or every visitor would carry an empty one, and no session page could be shared).
+		const none = await takeToast(new Request('http://localhost/en', { headers: { cookie: 'i18n_redirected=en' } }), new RouterContextProvider())
+		expect(none).toEqual({ toast: null, headers: new Headers() })
+		// One whose value does not even decode is deleted too.
+		const broken = await takeToast(new Request('http://localhost/en', { headers: { cookie: 'toast-session=%E0%A4%A' } }), new RouterContextProvider())
+		expect(broken.toast).toBeNull()
+		expect(broken.headers.getSetCookie()).toHaveLength(1)
+	})
+})

@@ -1,6 +1,7 @@
 import { createContext, data, type MiddlewareFunction, type RouterContextProvider } from 'react-router'
 import { dataWithToast, getToast } from 'remix-toast'
 import type { FlashToast } from '#app/components/toasts'
+import { TOAST_COOKIE } from '#app/security/toast-cookie.server'
 
 type ToastInput = { message: string; description?: string }
 type ToastType = FlashToast['type']
@@ -47,10 +48,15 @@ export function dataWithFlash<T>(context: Ctx, value: T, type: ToastType, toast:
 /**
  * The root loader's toast: one handed over in this very request (a page
  * answering a form post without JavaScript), else the flash cookie's. The
- * headers clear the cookie either way.
+ * headers delete the cookie when the request had one; a request without it
+ * gets no cookie (remix-toast's getToast would set an empty one on every
+ * response, and every visitor would then carry it).
  */
 export async function takeToast(request: Request, context: Ctx) {
-	const { toast, headers } = await getToast(request)
+	// By name: a value that does not decode is deleted too.
+	const hadCookie = (request.headers.get('cookie') ?? '').split(';').some((part) => part.split('=')[0]!.trim() === TOAST_COOKIE)
+	const toast = hadCookie ? (await getToast(request)).toast : undefined
+	const headers = new Headers(hadCookie ? { 'Set-Cookie': `${TOAST_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax` } : {})
 	const box = context.get(flashContext)
 	if (box?.pending) {
 		box.taken = true

@@ -18,9 +18,11 @@ import { readOwnBalance } from '#app/modules/wallet/service.server'
  *    sessionData, seq}` (spec section 7), the session and its dares as a
  *    visitor reads them;
  *  - `wallets_{userId}`, event `balance`: `{balance, seq}`.
- * `seq` is the last mark the update covers (rising; gaps are normal, since
- * all topics share the sequence). Every instance reads the same marks, so a
- * boost through one reaches the subscribers of all.
+ * `seq` is the topic's highest mark (gaps are normal, since all topics share
+ * the sequence); a mark that commits after a later one goes out with the seq
+ * already published, which the page applies too (it is read when sent).
+ * Every instance reads the same marks, so a boost through one reaches the
+ * subscribers of all.
  *
  * `publish` is the platform's: the local relay's broadcast, or
  * realtime.send on Supabase. `wanted` limits the work to the topics someone
@@ -30,6 +32,10 @@ import { readOwnBalance } from '#app/modules/wallet/service.server'
 export const UPDATE_INTERVAL_MS = 200
 /** How often the marks are read (an index range scan past the cursor). */
 export const POLL_INTERVAL_MS = 40
+/** How long a mark id missing below the cursor is looked for (a transaction's commit is at most this late). */
+const GAP_WAIT_MS = 10_000
+/** At most this many missing ids are looked for at once. */
+const MAX_GAPS = 10_000
 /** Marks older than this are deleted (every instance has read them by then). */
 const MARK_RETENTION = '1 minute'
 
@@ -45,6 +51,8 @@ export interface BroadcasterOptions {
 	db: Database
 	publish(topic: string, event: 'update' | 'balance', payload: SessionUpdate | BalanceUpdate): Promise<void> | void
 	wanted?(): Set<string> | null
+	/** Every topic marked since the last poll, wanted or not (the shared session page's renders: app/modules/sessions/shared-render.server.ts). */
+	observe?(topics: string[]): void
 	intervalMs?: number
 	pollMs?: number
 	log?: (line: string) => void
@@ -79,42 +87,73 @@ export async function startBroadcaster({
 	db,
 	publish,
 	wanted,
+	observe,
 	intervalMs = UPDATE_INTERVAL_MS,
 	pollMs = Math.min(POLL_INTERVAL_MS, intervalMs),
 	log = console.error,
 }: BroadcasterOptions) {
-	const { rows } = await db.query<{ last: string | number | null }>('select max(id) as last from app_private.realtime_marks')
+	// Where the marks' sequence stands (not the last mark left: marks are deleted after a minute, and an
+	// idle table would put the cursor at 0, and every id up to the next mark among the gaps).
+	const { rows } = await db.query<{ last: string | number | null }>(
+		`select greatest(
+			(select max(id) from app_private.realtime_marks),
+			(select last_value from pg_catalog.pg_sequences where schemaname = 'app_private' and sequencename = 'realtime_marks_id_seq')
+		) as last`,
+	)
 	let cursor = Number(rows[0]?.last ?? 0)
 	let running = false
 	let stopped = false
 	let ticks = 0
-	/** Topics with marks not yet published, and the last mark each covers. */
+	/** Topics with marks not yet published, and their update's `seq`. */
 	const pending = new Map<string, number>()
+	/** The `seq` each topic was last published with, while a late mark may still come (GAP_WAIT_MS). */
+	const published = new Map<string, { seq: number; at: number }>()
 	/** When each topic was last published (entries older than intervalMs are dropped). */
 	const lastSent = new Map<string, number>()
+	/**
+	 * Mark ids below the cursor not read yet, and when they were first missed:
+	 * an id is taken when its transaction inserts, not when it commits, so a
+	 * boost that commits just after a later one shows up below the cursor.
+	 * Read again on every poll until found, or for GAP_WAIT_MS (a rolled-back
+	 * transaction's ids never show up).
+	 */
+	const gaps = new Map<number, number>()
 	const sweepEvery = Math.max(1, Math.round(60_000 / pollMs))
 	const tick = async () => {
 		if (running || stopped) return
 		running = true
 		try {
-			const marked = await db.query<{ topic: string; seq: string | number }>(
-				'select topic, max(id) as seq from app_private.realtime_marks where id > $1 group by topic order by 2',
-				[cursor],
+			const marked = await db.query<{ topic: string; id: string | number }>(
+				'select id, topic from app_private.realtime_marks where id > $1 or id = any($2::bigint[]) order by id',
+				[cursor, [...gaps.keys()]],
 			)
+			const now = Date.now()
 			if (marked.rows.length > 0) {
-				cursor = Math.max(cursor, ...marked.rows.map((r) => Number(r.seq)))
-				const topics = wanted?.() ?? null
-				for (const { topic, seq } of marked.rows) {
-					if (topics && !topics.has(topic)) continue
-					pending.set(topic, Math.max(pending.get(topic) ?? 0, Number(seq)))
+				const ids = new Set(marked.rows.map((r) => Number(r.id)))
+				for (const id of ids) gaps.delete(id)
+				let last = cursor
+				for (const id of ids) if (id > last) last = id
+				for (let id = cursor + 1; id < last && gaps.size < MAX_GAPS; id++) if (!ids.has(id)) gaps.set(id, now)
+				cursor = last
+				// Each topic's highest mark: the same seq on every instance that read the same marks.
+				const highest = new Map<string, number>()
+				for (const { topic, id } of marked.rows) highest.set(topic, Math.max(highest.get(topic) ?? 0, Number(id)))
+				observe?.([...highest.keys()])
+				const listened = wanted?.() ?? null
+				for (const [topic, seq] of highest) {
+					if (listened && !listened.has(topic)) continue
+					// A mark that committed late (below the topic's last update) goes out with that update's seq: as new, not older.
+					pending.set(topic, Math.max(pending.get(topic) ?? 0, published.get(topic)?.seq ?? 0, seq))
 				}
 			}
-			const now = Date.now()
+			for (const [id, since] of gaps) if (now - since > GAP_WAIT_MS) gaps.delete(id)
+			for (const [topic, last] of published) if (now - last.at > GAP_WAIT_MS) published.delete(topic)
 			for (const [topic, sent] of lastSent) if (now - sent >= intervalMs) lastSent.delete(topic)
 			for (const [topic, seq] of pending) {
 				if (lastSent.has(topic) || stopped) continue
 				pending.delete(topic)
 				lastSent.set(topic, Date.now())
+				published.set(topic, { seq, at: now })
 				const session = SESSION_TOPIC.exec(topic)?.[1]
 				const wallet = WALLET_TOPIC.exec(topic)?.[1]
 				if (session) {

@@ -19,7 +19,10 @@ export interface Realtime {
  * publishes through realtime.send (Supabase Realtime delivers them, after
  * the same policies); the browser connects to Supabase directly.
  */
-export async function startRealtime({ env, db }: Pick<AppServices, 'env' | 'db'>): Promise<Realtime> {
+export async function startRealtime(
+	{ env, db }: Pick<AppServices, 'env' | 'db'>,
+	observe?: (topics: string[]) => void,
+): Promise<Realtime> {
 	const partitions = env.PLATFORM === 'local' ? keepMessagePartitions(db) : null
 	if (env.PLATFORM === 'supabase' || !env.BETTER_AUTH_SECRET) {
 		const updates = await startBroadcaster({
@@ -27,6 +30,7 @@ export async function startRealtime({ env, db }: Pick<AppServices, 'env' | 'db'>
 			publish: async (topic, event, payload) => {
 				await db.query('select realtime.send($1::jsonb, $2, $3, true)', [JSON.stringify(payload), event, topic])
 			},
+			observe,
 		})
 		return {
 			handleUpgrade: () => false,
@@ -42,6 +46,7 @@ export async function startRealtime({ env, db }: Pick<AppServices, 'env' | 'db'>
 		db,
 		publish: (topic, event, payload) => void relay.broadcast(topic, event, payload),
 		wanted: () => new Set(relay.topics()),
+		observe,
 	})
 	return {
 		handleUpgrade: relay.handleUpgrade,

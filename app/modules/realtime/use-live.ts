@@ -64,7 +64,10 @@ function clientFor(who: string, endpoint: { url: string; apiKey: string }): Prom
 
 /**
  * Subscribes to `event` broadcasts on `topic` (a private channel) as `who`.
- * `onMessage` gets each payload whose `seq` is new; `onRejoin` runs each time
+ * `onMessage` gets each payload whose `seq` is not older than the last one's
+ * (an update is read when it is sent, so one with the same `seq` is as new:
+ * the broadcaster gives a mark that committed late the seq it already
+ * published); `onRejoin` runs each time
  * the channel is joined again after being cut, so the page can catch up on
  * what it missed. Returns whether updates are arriving.
  */
@@ -102,7 +105,7 @@ export function useLiveTopic<P extends { seq?: number }>(
 					.on('broadcast', { event }, (message) => {
 						const payload = (message.payload ?? {}) as P
 						const seq = Number(payload.seq ?? 0)
-						if (seq && seq <= lastSeq) return
+						if (seq && seq < lastSeq) return
 						lastSeq = seq
 						handlers.current.onMessage(payload)
 					})

@@ -3,9 +3,12 @@ import { overlayKey, overlayPath } from '#app/modules/overlay/service.server'
 import type { RouterContextProvider } from 'react-router'
 import { servicesContext, viewerContext } from '#app/context.server'
 import { readSessionDares } from '#app/modules/dares/service.server'
+import { sessionTopic } from '#app/modules/realtime/broadcaster.server'
 import { readOwnBalance } from '#app/modules/wallet/service.server'
+import type { Queryable } from '#app/db/database.server'
 import { queryAsViewer } from '#app/utils/db.server'
 import type { StreamPlatform } from './schemas'
+import { sharedRenderContext } from './shared-render.server'
 import {
 	getChannelSession,
 	getLinkedChannels,
@@ -43,22 +46,33 @@ export async function loadSessionPage(request: Request, context: Readonly<Router
 		// before that. This one is read after, and the header shows it.
 		const walletBalance = viewer ? await readOwnBalance(tx) : null
 		const overlay = page.isCreator && session.status === 'active' ? await overlayKey(tx, session.id) : null
-		return { ...page, dares, viewerChannels, viewerHasLiveSession: rows.length > 0, overlay, walletBalance }
+		// A visitor's page may be shared until its next vote deadline: how far off that is, by the database's clock (which set it).
+		const votes = dares.filter((d) => d.status === 'voting' && d.votingEndsAt)
+		const untilDeadline = !viewer && votes.length > 0 ? await msUntil(tx, Math.min(...votes.map((d) => Date.parse(d.votingEndsAt!)))) : null
+		return { ...page, dares, viewerChannels, viewerHasLiveSession: rows.length > 0, overlay, walletBalance, untilDeadline }
 	})
 	if (!found) return null
 	const appUrl = new URL(env.APP_URL)
 	const lang = url.pathname.split('/')[1] ?? 'en'
-	const { overlay, ...rest } = found
+	const { overlay, untilDeadline, ...rest } = found
+	// The idempotency key of the money forms this page renders (a boost's is
+	// this plus the dare's id): a resubmitted or retried form reuses it, a
+	// new page load mints a new one (a shared page gets a new one per response).
+	const formKey = randomUUID()
+	if (!viewer) context.get(sharedRenderContext)?.offer({ topic: sessionTopic(found.session.id), formKey, until: untilDeadline === null ? null : Date.now() + untilDeadline })
 	return {
 		...rest,
 		overlayUrl: overlay ? new URL(overlayPath(lang, found.session.id, overlay), appUrl).toString() : null,
 		signedIn: viewer !== null,
 		viewerId: viewer?.userId ?? null,
-		// The idempotency key of the money forms this page renders (a boost's is
-		// this plus the dare's id): a resubmitted or retried form reuses it, a
-		// new page load mints a new one.
-		formKey: randomUUID(),
+		formKey,
 		parentHost: appUrl.hostname,
 		shareUrl: new URL(`/${lang}/${found.session.platform}/${encodeURIComponent(found.session.channel)}`, appUrl).toString(),
 	}
+}
+
+/** Milliseconds from the database's now (the transaction's start, a little before this) to `at`. */
+async function msUntil(tx: Queryable, at: number): Promise<number> {
+	const { rows } = await tx.query<{ now: number }>('select extract(epoch from now()) * 1000 as now')
+	return at - Number(rows[0]!.now)
 }
