@@ -124,7 +124,11 @@ export async function startBroadcaster({
 		running = true
 		try {
 			const marked = await db.query<{ topic: string; id: string | number }>(
-				'select id, topic from app_private.realtime_marks where id > $1 or id = any($2::bigint[]) order by id',
+				// Two index range scans, whatever the plan (one `or` of both conditions scanned every mark kept).
+				`select id, topic from app_private.realtime_marks where id > $1
+				 union all
+				 select id, topic from app_private.realtime_marks where id = any($2::bigint[]) and id <= $1
+				 order by id`,
 				[cursor, [...gaps.keys()]],
 			)
 			const now = Date.now()
