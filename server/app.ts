@@ -72,16 +72,11 @@ export async function createApp(
 			context.set(sharedRenderContext, capture?.hint ?? null)
 			const request = toFetchRequest(req, res, services.env.MAX_BODY_BYTES)
 			const response = await handle(request, context)
-			if (capture?.accepts(response)) {
-				const body = Buffer.from(await response.arrayBuffer())
-				capture.keep(response, body, nonce)
-				// Visitors waiting for this render take it now, not once this response is written.
-				capture.done()
-				await sendResponse(res, new Response(body, response))
-			} else {
-				capture?.done()
-				await sendResponse(res, response)
-			}
+			const body = capture?.accepts(response) ? Buffer.from(await response.arrayBuffer()) : null
+			if (body) capture!.keep(response, body, nonce)
+			// Visitors waiting for this render go on now, not once this response is written (the finally below is for errors).
+			capture?.done()
+			await sendResponse(res, body ? new Response(body, response) : response)
 		} catch (error) {
 			next(error)
 		} finally {

@@ -31,6 +31,8 @@ export async function loadSessionPage(request: Request, context: Readonly<Router
 	const viewer = context.get(viewerContext)
 	const { env } = context.get(servicesContext)
 	const url = new URL(request.url)
+	// Set when a visitor's page may be shared (app/modules/sessions/shared-render.server.ts).
+	const shared = viewer ? null : context.get(sharedRenderContext)
 	const found = await queryAsViewer(context, async (tx) => {
 		const session: SessionSummary | null =
 			'id' in lookup ? await getSessionById(tx, lookup.id) : await getChannelSession(tx, lookup.platform, lookup.channel)
@@ -47,8 +49,9 @@ export async function loadSessionPage(request: Request, context: Readonly<Router
 		const walletBalance = viewer ? await readOwnBalance(tx) : null
 		const overlay = page.isCreator && session.status === 'active' ? await overlayKey(tx, session.id) : null
 		// A visitor's page may be shared until its next vote deadline: how far off that is, by the database's clock (which set it).
-		const votes = dares.filter((d) => d.status === 'voting' && d.votingEndsAt)
-		const untilDeadline = !viewer && votes.length > 0 ? await msUntil(tx, Math.min(...votes.map((d) => Date.parse(d.votingEndsAt!)))) : null
+		// Asked only when this request's page may be shared (not for a data request, nor with cookies).
+		const votes = shared ? dares.filter((d) => d.status === 'voting' && d.votingEndsAt) : []
+		const untilDeadline = votes.length > 0 ? await msUntil(tx, Math.min(...votes.map((d) => Date.parse(d.votingEndsAt!)))) : null
 		return { ...page, dares, viewerChannels, viewerHasLiveSession: rows.length > 0, overlay, walletBalance, untilDeadline }
 	})
 	if (!found) return null
@@ -59,7 +62,7 @@ export async function loadSessionPage(request: Request, context: Readonly<Router
 	// this plus the dare's id): a resubmitted or retried form reuses it, a
 	// new page load mints a new one (a shared page gets a new one per response).
 	const formKey = randomUUID()
-	if (!viewer) context.get(sharedRenderContext)?.offer({ topic: sessionTopic(found.session.id), formKey, until: untilDeadline === null ? null : Date.now() + untilDeadline })
+	shared?.offer({ topic: sessionTopic(found.session.id), formKey, until: untilDeadline === null ? null : Date.now() + untilDeadline })
 	return {
 		...rest,
 		overlayUrl: overlay ? new URL(overlayPath(lang, found.session.id, overlay), appUrl).toString() : null,
