@@ -99,9 +99,10 @@ const variables = z.object({
 		/** Largest request body in bytes (forms, JSON); larger ones get 413 unread. */
 		MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
 		/**
-		 * How long a visitor's session page, rendered once, is served to other
-		 * visitors at most (a change to the session outdates it sooner); 0: every
-		 * visitor's page is rendered for them (app/modules/sessions/shared-render.server.ts).
+		 * How long a visitor's page (a session page, home, a legal page),
+		 * rendered once, is served to other visitors at most (a change to the
+		 * session outdates a session page sooner); 0: every visitor's page is
+		 * rendered for them (app/shared-render.server.ts).
 		 */
 		SHARED_PAGE_MAX_AGE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
 		/**

@@ -10,9 +10,10 @@
  *
  * Target: p99 under 200 ms at 200 requests/s, and at least half the bare
  * route's throughput. A visitor's page is rendered once and shared until the
- * session changes (docs/decisions/040-shared-session-page.md); the same page
- * rendered for each request (as for a signed-in viewer: any other cookie
- * skips the shared copy) is measured beside it.
+ * session changes (docs/decisions/040-shared-session-page.md), as are home
+ * and the legal pages for a second (041-shared-pages.md); each page rendered
+ * for each request (as for a signed-in viewer: any other cookie skips the
+ * shared copy) is measured beside it.
  */
 import { randomUUID } from 'node:crypto'
 import autocannon from 'autocannon'
@@ -61,7 +62,9 @@ async function main() {
 			['  the same, rendered each time', path, 'bench=1'],
 			['bare route /robots.txt', '/robots.txt', null],
 			['static page /en/terms', '/en/terms', null],
+			['  the same, rendered each time', '/en/terms', 'bench=1'],
 			['home /en', '/en', null],
+			['  the same, rendered each time', '/en', 'bench=1'],
 			['/healthz (Express only)', '/healthz', null],
 		] as const) {
 			const r = await autocannon({ url: `${server.base}${p}`, connections: 20, duration: SECONDS, ...(cookie ? { headers: { cookie } } : {}) })

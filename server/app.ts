@@ -5,7 +5,7 @@ import { createRequestHandler, RouterContextProvider, type ServerBuild } from 'r
 import { boot } from '#app/boot.server'
 import { analyticsRelay } from '#app/modules/analytics/relay.server'
 import { startRealtime, type Realtime } from '#app/modules/realtime/index.server'
-import { createSharedRenders, sharedRenderContext, type Capture, type SharedPage } from '#app/modules/sessions/shared-render.server'
+import { createSharedRenders, sharedRenderContext, type Capture, type SharedPage } from '#app/shared-render.server'
 import { servicesContext, type AppServices } from '#app/context.server'
 import { bodyLimitFor, limitedBody, refuseTooLarge } from '#app/security/body-limit.server'
 import { createGuard } from '#app/security/guard.server'
@@ -23,7 +23,7 @@ export async function createApp(
 	log?: (line: string) => void,
 ): Promise<{ app: express.Express; guard: express.RequestHandler; services: AppServices; realtime: Realtime }> {
 	const booted = await boot(log)
-	// The session page a visitor reads, rendered once per change (app/modules/sessions/shared-render.server.ts).
+	// The pages a visitor reads, rendered once per change (app/shared-render.server.ts).
 	const shared = createSharedRenders({ env: booted.env })
 	const realtime = await startRealtime(booted, shared.observe)
 	// Stopped with the rest of the background work, before the database closes.

@@ -11,6 +11,7 @@ import type { Locale } from '#app/i18n/locales'
 import { requireViewer } from '#app/modules/auth/require-viewer.server'
 import { currentDocumentVersions, legalPage } from '#app/modules/legal/documents.server'
 import { acceptCreatorAgreement, hasCreatorAgreement } from '#app/modules/sessions/service.server'
+import { offerToVisitors } from '#app/shared-render.server'
 import sessionsStylesHref from '#app/styles/sessions.css?url'
 import { queryAsViewer } from '#app/utils/db.server'
 
@@ -20,6 +21,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 	const viewer = context.get(viewerContext)
 	const version = currentDocumentVersions().creator_agreement
 	const accepted = viewer ? await queryAsViewer(context, (tx) => hasCreatorAgreement(tx, version)) : false
+	offerToVisitors(context)
 	// The language prefix is checked by the :lang layout's middleware.
 	return { document: legalPage('creator-agreement', params.lang as Locale), signedIn: viewer !== null, accepted }
 }

@@ -7,6 +7,7 @@ import { viewerContext } from '#app/context.server'
 import type { Locale } from '#app/i18n/locales'
 import { getLinkedChannels, listLiveSessions } from '#app/modules/sessions/service.server'
 import { StartSessionButton } from '#app/modules/sessions/start-session-button'
+import { offerToVisitors } from '#app/shared-render.server'
 import sessionsStylesHref from '#app/styles/sessions.css?url'
 import { queryAsViewer } from '#app/utils/db.server'
 
@@ -20,6 +21,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 		channels: viewer ? await getLinkedChannels(tx) : [],
 	}))
 	const ownLive = viewer ? (sessions.find((s) => s.creatorId === viewer.userId) ?? null) : null
+	// A visitor's home is every visitor's: shared for SHARED_PAGE_MAX_AGE_MS (a second by default), the live totals that late at most.
+	offerToVisitors(context)
 	return { sessions, q, locale: params.lang as Locale, signedIn: viewer !== null, channels, ownLive }
 }
 

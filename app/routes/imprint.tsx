@@ -4,6 +4,7 @@ import { LegalDocument } from '#app/components/legal-document'
 import { servicesContext } from '#app/context.server'
 import type { Locale } from '#app/i18n/locales'
 import { legalPage } from '#app/modules/legal/documents.server'
+import { offerToVisitors } from '#app/shared-render.server'
 
 /**
  * The operator's details come from configuration (OPERATOR_NAME,
@@ -12,6 +13,7 @@ import { legalPage } from '#app/modules/legal/documents.server'
  */
 export function loader({ params, context }: Route.LoaderArgs) {
 	const { env } = context.get(servicesContext)
+	offerToVisitors(context)
 	return {
 		document: legalPage('imprint', params.lang as Locale),
 		operator: env.OPERATOR_NAME

@@ -51,7 +51,7 @@ export interface BroadcasterOptions {
 	db: Database
 	publish(topic: string, event: 'update' | 'balance', payload: SessionUpdate | BalanceUpdate): Promise<void> | void
 	wanted?(): Set<string> | null
-	/** Every topic marked since the last poll, wanted or not (the shared session page's renders: app/modules/sessions/shared-render.server.ts). */
+	/** Every topic marked since the last poll, wanted or not (the shared session page's renders: app/shared-render.server.ts). */
 	observe?(topics: string[]): void
 	intervalMs?: number
 	pollMs?: number

@@ -31,12 +31,27 @@ function page(init: ResponseInit = {}) {
 }
 
 describe('which requests share a render', () => {
-	test('a GET of a session page, by id or by channel, without a query string', () => {
+	test('a GET of a session page (by id or by channel), home or a legal page, without a query string', () => {
 		const { key } = setup()
-		expect(key()).not.toBeNull()
-		expect(key('/de/twitch/mia_plays')).not.toBeNull()
-		expect(key('/tr/kick/some_channel')).not.toBeNull()
-		for (const url of [`${SESSION}?x=1`, `${SESSION}.data`, `${SESSION}/card.png`, '/en', '/en/terms', '/en/settings/channels', '/xx/twitch/mia', '/en/shop'])
+		for (const url of [SESSION, '/de/twitch/mia_plays', '/tr/kick/some_channel', '/en', '/de/', '/es/terms', '/tr/privacy', '/de/imprint', '/en/creator-agreement'])
+			expect(key(url), url).not.toBeNull()
+		expect(key('/en')).not.toBe(key('/de'))
+		for (const url of [
+			`${SESSION}?x=1`,
+			`${SESSION}.data`,
+			`${SESSION}/card.png`,
+			'/en?q=mia',
+			'/en.data',
+			'/en/terms.data',
+			'/en/terms/x',
+			'/en/login',
+			'/en/settings/channels',
+			'/xx/twitch/mia',
+			'/xx',
+			'/xx/terms',
+			'/en/shop',
+			'/',
+		])
 			expect(key(url), url).toBeNull()
 		// SHARED_PAGE_MAX_AGE_MS=0: nothing is shared.
 		expect(setup({ maxAgeMs: 0 }).key()).toBeNull()
@@ -149,6 +164,22 @@ describe('a kept page', () => {
 		after.done()
 		// A deadline already past: not kept at all.
 		render(k, { offer: { until: clock.now } })
+		expect(renders.page(k)).toBeNull()
+	})
+
+	test('a page without a topic (home, a legal page) is outdated by its age only, and has no form key to replace', () => {
+		const { key, renders, clock } = setup()
+		const k = key('/en/terms')!
+		const html = `<html><head><script nonce="${NONCE}">1</script></head><body>${FORM_KEY}</body></html>`
+		const capture = renders.capture(k)
+		capture.hint.offer({})
+		const response = new Response(html, { headers: { 'content-type': 'text/html' } })
+		expect(capture.accepts(response)).toBe(true)
+		capture.keep(response, Buffer.from(html), NONCE)
+		capture.done()
+		renders.observe([TOPIC, 'session_updates_another', 'wallets_someone'])
+		expect(renders.page(k)!.body('N0nce0ne==').toString()).toBe(html.replace(NONCE, 'N0nce0ne=='))
+		clock.now += MAX_AGE_MS
 		expect(renders.page(k)).toBeNull()
 	})
 

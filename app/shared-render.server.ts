@@ -1,33 +1,38 @@
 import { randomUUID } from 'node:crypto'
-import { createContext } from 'react-router'
+import { createContext, type RouterContextProvider } from 'react-router'
+import { viewerContext } from '#app/context.server'
 import { LOCALE_COOKIE, localeFromPath } from '#app/i18n/locales'
 import { CONSENT_COOKIE, CONSENT_IDS_COOKIE, consentEntries, parseConsentCookies } from '#app/modules/consent/entries'
 import { consentConfig } from '#app/modules/consent/consent.server'
+import { LEGAL_DOCUMENTS } from '#app/modules/legal/documents.server'
+import { PLATFORMS } from '#app/modules/sessions/schemas'
 import type { Env } from '#app/env.server'
-import { PLATFORMS } from './schemas'
 
 /**
- * The session page a visitor reads, rendered once and served to every
- * visitor until the session changes (docs/decisions/040-shared-session-page.md).
+ * The pages a visitor reads, rendered once and served to every visitor until
+ * they change (docs/decisions/040-shared-session-page.md, 041-shared-pages.md):
+ * the session page, home and the legal pages.
  *
- * During a stream thousands of viewers open the same page, most of them not
- * signed in, and its server render (200 dares) costs tens of milliseconds of
- * the one core Node has. A visitor's page depends only on its address and
- * the visitor's cookie choice, so this keeps the finished HTML of one render
- * and serves it again:
- *  - only to a GET of the page's address without a query string and
- *    without any cookie but the language, cookie-choice and analytics ones (a
- *    signed-in viewer, a pending toast, anything else: rendered for them);
- *  - only when the route offered the page (`sharedRenderContext`: the session
+ * During a stream thousands of viewers open the same session page, most of
+ * them not signed in, and its server render (200 dares) costs tens of
+ * milliseconds of the one core Node has; home and the legal pages a few. A
+ * visitor's page depends only on its address and the visitor's cookie
+ * choice, so this keeps the finished HTML of one render and serves it again:
+ *  - only to a GET of one of these pages' addresses without a query string
+ *    and without any cookie but the language, cookie-choice and analytics
+ *    ones (a signed-in viewer, a pending toast, anything else: rendered for
+ *    them);
+ *  - only when the route offered the page (`sharedRenderContext`: the
  *    page's loader, for a visitor) and the response was a 200 HTML page that
  *    rendered without error and sets no cookie but the language one (the
  *    same for every visitor of the page who does not have it: part of the key);
  *  - each time with a fresh CSP nonce (the one the guard put in this
  *    response's header) and a fresh form key, templated into the HTML where
  *    the render had its own;
- *  - until the realtime broadcaster sees a mark on the session's topic (any
- *    change that commits, on any instance, within its poll) or the session's
- *    next vote deadline passes (by the database's clock); then the next
+ *  - for a session page, until the realtime broadcaster sees a mark on the
+ *    session's topic (any change that commits, on any instance, within its
+ *    poll) or the session's next vote deadline passes (by the database's
+ *    clock); then the next
  *    visitor's page is rendered, and visitors arriving meanwhile wait for that
  *    render and get it, even if a change overtook it (it began before they
  *    came), though it is kept for later visitors only if none did;
@@ -43,16 +48,25 @@ const ANALYTICS_COOKIE_PREFIX = 'ph_'
 /** The renders kept, in bytes of HTML (least recently served dropped first). */
 export const SHARED_RENDER_MAX_BYTES = 64 * 1024 * 1024
 
-/** The session page's documents (app/routes.ts): `/{lang}/session/{id}` and `/{lang}/{platform}/{channel}`, without a query string (nor `.data`: React Router's data requests). */
-const SHARED_PATH = new RegExp(`^/[a-z]{2}/(?:session|${PLATFORMS.join('|')})/[^/?]+(?<!\\.data)$`)
+/**
+ * The documents that may be shared (app/routes.ts), without a query string
+ * (nor `.data`: React Router's data requests): a session page,
+ * `/{lang}/session/{id}` or `/{lang}/{platform}/{channel}`; home, `/{lang}`;
+ * a legal page, `/{lang}/terms`... Whether a request of one is shared is
+ * still its loader's to say (it offers the page); other addresses are not
+ * even tried, so their visitors never wait for each other's renders.
+ */
+const SHARED_PATH = new RegExp(
+	`^/[a-z]{2}(?:/?|/(?:${LEGAL_DOCUMENTS.join('|')})|/(?:session|${PLATFORMS.join('|')})/[^/?]+(?<!\\.data))$`,
+)
 
 export interface SharedRenderOffer {
-	/** The realtime topic whose marks outdate the page (`session_updates_{id}`). */
-	topic: string
-	/** The page's form key (see loadSessionPage): each response gets its own. */
-	formKey: string
-	/** When the page outdates itself (a vote's deadline), in ms since the epoch; null: no such moment. */
-	until: number | null
+	/** The realtime topic whose marks outdate the page (`session_updates_{id}`); none: only its age does. */
+	topic?: string
+	/** The page's form key, if it has one (see loadSessionPage): each response gets its own. */
+	formKey?: string
+	/** When the page outdates itself (a vote's deadline), in ms since the epoch; none: no such moment. */
+	until?: number | null
 }
 
 /** What a loader may say about the page it loaded (null: this request cannot be shared). */
@@ -63,6 +77,16 @@ export interface SharedRenderHint {
 }
 
 export const sharedRenderContext = createContext<SharedRenderHint | null>(null)
+
+/**
+ * A loader's word that its page, as a visitor gets it, is the same for every
+ * visitor of its address (and what outdates it, if more than its age).
+ * Nothing for a signed-in viewer, nor for a request that cannot be shared.
+ */
+export function offerToVisitors(context: Readonly<RouterContextProvider>, offer: SharedRenderOffer = {}) {
+	if (context.get(viewerContext)) return
+	context.get(sharedRenderContext)?.offer(offer)
+}
 
 /** The parts of a request that decide whether it may be shared, and with whom. */
 export interface SharedRenderRequest {
@@ -88,7 +112,7 @@ interface Entry {
 	/** The HTML (UTF-8) split at the render's nonce and form key; `slots[i]` goes between parts i and i + 1. */
 	parts: Buffer[]
 	slots: ('nonce' | 'formKey')[]
-	topic: string
+	topic: string | null
 	startedAt: number
 	/** The page's next vote deadline (Infinity: none). */
 	deadline: number
@@ -166,7 +190,7 @@ export function createSharedRenders({
 			tick++
 			const outdated = new Set(topics)
 			for (const topic of outdated) marked.set(topic, { tick, at })
-			for (const [key, entry] of pages) if (outdated.has(entry.topic)) drop(key)
+			for (const [key, entry] of pages) if (entry.topic !== null && outdated.has(entry.topic)) drop(key)
 			if (at - prunedAt < maxAgeMs) return
 			prunedAt = at
 			for (const [topic, mark] of marked) if (at - mark.at > maxAgeMs) marked.delete(topic)
@@ -253,12 +277,13 @@ export function createSharedRenders({
 					if (!offer || refused || nonce === '') return
 					const deadline = offer.until ?? Infinity
 					if (deadline <= now()) return
-					const { parts, slots } = template(body.toString('utf8'), { nonce, formKey: offer.formKey })
+					const { parts, slots } = template(body.toString('utf8'), { nonce, formKey: offer.formKey ?? '' })
 					const headers = [...response.headers.entries()].filter(([name]) => name !== 'content-length')
-					const entry: Entry = { status: response.status, headers, parts, slots, topic: offer.topic, startedAt, deadline, bytes: body.length }
+					const topic = offer.topic ?? null
+					const entry: Entry = { status: response.status, headers, parts, slots, topic, startedAt, deadline, bytes: body.length }
 					yielded = entry
 					// Kept for later visitors only if no change came while it ran, and it ran in time (see `marked`).
-					if ((marked.get(entry.topic)?.tick ?? 0) > startTick || now() - startedAt >= maxAgeMs) return
+					if ((topic !== null && (marked.get(topic)?.tick ?? 0) > startTick) || now() - startedAt >= maxAgeMs) return
 					drop(key)
 					pages.set(key, entry)
 					bytes += entry.bytes
