@@ -4,7 +4,11 @@
  * idempotency key each), through the real action, the real SQL and the
  * ledger, against a Postgres server; on one hot dare, then spread over 1,000
  * dares. In the same run, on the same server, pgbench's TPC-B-like run as the
- * baseline. Afterwards the books are checked (ledger.check()).
+ * baseline. Then, on the same server and connections, steps that each do
+ * less of a boost (Express and a query, a bare React Router route, the form
+ * as a visitor, the form signed in but refused before any SQL), so the figures
+ * side by side say where a boost's time goes. Afterwards the books are
+ * checked (ledger.check()).
  *
  *   npm run build && BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:boost
  *
@@ -40,9 +44,10 @@ async function ready(db: Database, id: string) {
 	)
 }
 
-async function run(name: string, base: string, sessionId: string, cookies: string[], dareOf: () => string) {
+/** The boost form as a browser posts it, `cookies` taking turns (none: a visitor), with `amount` (10 is a boost; 5 is refused before any SQL). */
+async function run(base: string, sessionId: string, cookies: string[], dareOf: () => string, amount = '10') {
 	let n = 0
-	const result = await autocannon({
+	return autocannon({
 		url: base,
 		connections: CONNECTIONS,
 		duration: SECONDS,
@@ -52,13 +57,38 @@ async function run(name: string, base: string, sessionId: string, cookies: strin
 				path: `/en/session/${sessionId}`,
 				setupRequest: (request) => ({
 					...request,
-					headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base, cookie: cookies[n++ % cookies.length]! },
-					body: new URLSearchParams({ intent: 'boost', sessionId, dareId: dareOf(), amount: '10', key: `bench:${randomUUID()}` }).toString(),
+					headers: {
+						'content-type': 'application/x-www-form-urlencoded',
+						origin: base,
+						...(cookies.length > 0 ? { cookie: cookies[n++ % cookies.length]! } : {}),
+					},
+					body: new URLSearchParams({ intent: 'boost', sessionId, dareId: dareOf(), amount, key: `bench:${randomUUID()}` }).toString(),
 				}),
 			},
 		],
 	})
-	return { name, result }
+}
+
+/**
+ * What bounds the boosts: the same server, the same connections, doing less
+ * of a boost's work each step down. Each answers as a boost does (a redirect,
+ * or 200 for the GETs); the per-second figures side by side say what each
+ * part costs.
+ */
+async function ladder(base: string, sessionId: string, cookies: string[], dare: string) {
+	const get = (path: string) => autocannon({ url: `${base}${path}`, connections: CONNECTIONS, duration: SECONDS })
+	const steps: Array<[string, () => Promise<autocannon.Result>]> = [
+		['/healthz: Express and one query', () => get('/healthz')],
+		['/robots.txt: a bare React Router route', () => get('/robots.txt')],
+		['the boost form, as a visitor (sent to sign in)', () => run(base, sessionId, [], () => dare)],
+		['the boost form, signed in, amount 5 (refused before SQL)', () => run(base, sessionId, cookies, () => dare, '5')],
+	]
+	console.log('\nwhat bounds it: the same server and connections, each step doing less of a boost')
+	for (const [name, step] of steps) {
+		const r = await step()
+		const answered = r['2xx'] + r['3xx']
+		console.log(`  ${name.padEnd(58)} ${(answered / SECONDS).toFixed(0).padStart(6)}/s   p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms  (other ${r.non2xx - r['3xx']}, errors ${r.errors})`)
+	}
 }
 
 async function main() {
@@ -98,12 +128,13 @@ async function main() {
 			['1,000 dares', () => dares[Math.floor(Math.random() * dares.length)]!],
 		] as const) {
 			const before = await boosts()
-			const { result } = await run(name, server.base, sessionId, cookies, pick)
+			const result = await run(server.base, sessionId, cookies, pick)
 			const made = (await boosts()) - before
 			const perSecond = made / SECONDS
 			figures.push({ name, perSecond, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx - result['3xx'] + result.errors })
 			console.log(`${name.padEnd(14)} ${perSecond.toFixed(0).padStart(6)} boosts/s   requests ${result.requests.total}, redirects ${result['3xx']}, other ${result.non2xx - result['3xx']}, errors ${result.errors}   latency p50 ${result.latency.p50} ms  p97.5 ${result.latency.p97_5} ms  p99 ${result.latency.p99} ms`)
 		}
+		await ladder(server.base, sessionId, cookies, dares[0]!)
 		const problems = await db.query('select * from ledger.check()')
 		console.log(`\nledger.check(): ${problems.rows.length === 0 ? 'no problem' : JSON.stringify(problems.rows)}`)
 
