@@ -7,6 +7,7 @@ import { consentConfig } from '#app/modules/consent/consent.server'
 import { LEGAL_DOCUMENTS } from '#app/modules/legal/documents.server'
 import { PLATFORMS } from '#app/modules/sessions/schemas'
 import type { Env } from '#app/env.server'
+import { cookiePairs } from '#app/utils/cookies'
 
 /**
  * The pages a visitor reads, rendered once and served to every visitor until
@@ -202,14 +203,12 @@ export function createSharedRenders({
 			const locale = localeFromPath(url)
 			if (!locale) return null
 			let localeCookie = false
-			for (const part of (cookie ?? '').split(';')) {
-				const eq = part.indexOf('=')
-				const name = (eq === -1 ? part : part.slice(0, eq)).trim()
-				if (name === '' || name === CONSENT_COOKIE || name === CONSENT_IDS_COOKIE) continue
+			for (const [name, value] of cookiePairs(cookie)) {
+				if (name === CONSENT_COOKIE || name === CONSENT_IDS_COOKIE) continue
 				// PostHog's own cookies (with the visitor's consent to analytics): the server never reads them.
 				if (name.startsWith(ANALYTICS_COOKIE_PREFIX)) continue
 				// The language cookie when it names the page's language (without it, the page sets it: the same for every such visitor).
-				if (name === LOCALE_COOKIE && part.slice(eq + 1).trim() === locale) {
+				if (name === LOCALE_COOKIE && value === locale) {
 					localeCookie = true
 					continue
 				}

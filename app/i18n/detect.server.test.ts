@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { detectLocale, localeCookieHeader, pageLocale, parseAcceptLanguage } from './detect.server'
+import { detectLocale, localeCookieHeader, pageLocale, parseAcceptLanguage, readLocaleCookie } from './detect.server'
 import { switchLocalePath } from './locales'
 
 const req = (url: string, headers: Record<string, string> = {}) => new Request(url, { headers })
@@ -35,6 +35,14 @@ describe('detectLocale: cookie, then browser, then domain, then prefix', () => {
 		expect(pageLocale(req('http://x/tr/terms', { cookie: 'i18n_redirected=de' }))).toBe('tr')
 		expect(pageLocale(req('http://x/nope', { cookie: 'i18n_redirected=de' }))).toBe('de')
 	})
+})
+
+test('the locale cookie names a language, or is none', () => {
+	const withCookie = (cookie: string) => new Request('http://localhost/', { headers: { cookie } })
+	expect(readLocaleCookie(withCookie('a=1; i18n_redirected=tr; b=%E0'))).toBe('tr')
+	expect(readLocaleCookie(withCookie('i18n_redirected=xx'))).toBeNull()
+	expect(readLocaleCookie(withCookie('i18n_redirected=%E0%A4%A'))).toBeNull()
+	expect(readLocaleCookie(new Request('http://localhost/'))).toBeNull()
 })
 
 test('the locale cookie lasts 365 days', () => {

@@ -1,3 +1,4 @@
+import { readCookie } from '#app/utils/cookies'
 import {
 	DEFAULT_LOCALE,
 	LOCALE_COOKIE,
@@ -34,25 +35,9 @@ function fromAcceptLanguage(header: string | null): Locale | null {
 	return null
 }
 
-export function readCookie(request: Request, name: string): string | null {
-	const header = request.headers.get('cookie')
-	if (!header) return null
-	for (const part of header.split(';')) {
-		const eq = part.indexOf('=')
-		if (eq === -1) continue
-		if (part.slice(0, eq).trim() === name) {
-			try {
-				return decodeURIComponent(part.slice(eq + 1).trim())
-			} catch {
-				return null
-			}
-		}
-	}
-	return null
-}
-
+/** The language the visitor chose last (the i18n_redirected cookie), if it names one. */
 export function readLocaleCookie(request: Request): Locale | null {
-	const value = readCookie(request, LOCALE_COOKIE)
+	const value = readCookie(request.headers.get('cookie'), LOCALE_COOKIE)
 	return isLocale(value) ? value : null
 }
 

@@ -1,5 +1,4 @@
 import { z } from 'zod'
-import { LOCALE_COOKIE, isLocale, type Locale } from '#app/i18n/locales'
 import type { OAuthProvider, SignInMethod } from '#app/platform/types'
 
 /**
@@ -45,15 +44,3 @@ export function isPlausiblePassword(password: string): boolean {
 	return password.length > 0 && password.length <= MAX_INPUT_LENGTH
 }
 
-/** The language the visitor chose last (the i18n_redirected cookie), if any. */
-export function cookieLocale(request: Request): Locale | null {
-	for (const part of (request.headers.get('cookie') ?? '').split(';')) {
-		const index = part.indexOf('=')
-		if (index < 0) continue
-		if (part.slice(0, index).trim() !== LOCALE_COOKIE) continue
-		// Locale codes need no decoding: anything else is simply not one.
-		const value = part.slice(index + 1).trim()
-		return isLocale(value) ? value : null
-	}
-	return null
-}

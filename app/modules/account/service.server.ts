@@ -1,7 +1,9 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import { toAppError } from '#app/db/database.server'
+import { readLocaleCookie } from '#app/i18n/detect.server'
 import { DEFAULT_LOCALE, localeFromPath } from '#app/i18n/locales'
 import type { AccountService, AuthFailure, AuthResult, OAuthProvider, SignInMethod } from '#app/platform/types'
+import { readCookie } from '#app/utils/cookies'
 import { safeRedirectPath } from '#app/utils/redirect'
 import { AccountRefusal, type AccountBackend, type AccountUser, type BackendCall } from './backend.server'
 import { clientIp } from './client-ip.server'
@@ -9,7 +11,6 @@ import { DEFAULT_RATE_LIMITS, type AuthLogger, type Limiter, type RateLimit, typ
 import {
 	MAX_INPUT_LENGTH,
 	TOTP_CODE,
-	cookieLocale,
 	inSignInOrder,
 	isAcceptableEmail,
 	isAcceptablePassword,
@@ -132,7 +133,7 @@ export function createAccountService<Native>(backend: AccountBackend<Native>, op
 
 	/** The device id when the request's cookie was issued to this address; null otherwise. */
 	function knownDevice(request: Request, address: string): string | null {
-		const value = readCookie(request, DEVICE_COOKIE)
+		const value = readCookie(request.headers.get('cookie'), DEVICE_COOKIE)
 		const [id, mac] = value?.split('.') ?? []
 		if (!id || !mac || id.length > 64) return null
 		const expected = Buffer.from(deviceMac(id, address))
@@ -265,7 +266,7 @@ export function createAccountService<Native>(backend: AccountBackend<Native>, op
 			guard(request, async (c) => {
 				await configured(input.provider)
 				await limit([['oauth:ip', c.ip, limits.otherPerIp]])
-				const locale = localeFromPath(input.redirectTo) ?? cookieLocale(request) ?? DEFAULT_LOCALE
+				const locale = localeFromPath(input.redirectTo) ?? readLocaleCookie(request) ?? DEFAULT_LOCALE
 				const redirectTo = safeRedirectPath(input.redirectTo, `/${locale}`)
 				return backend.startOAuth(c, { provider: input.provider, locale, redirectTo })
 			}),
@@ -379,14 +380,6 @@ export function createAccountService<Native>(backend: AccountBackend<Native>, op
 
 function isResult<T>(value: unknown): value is AuthResult<T> {
 	return typeof value === 'object' && value !== null && 'ok' in value && 'headers' in value && (value as { headers: unknown }).headers instanceof Headers
-}
-
-function readCookie(request: Request, name: string): string | null {
-	for (const part of (request.headers.get('cookie') ?? '').split(';')) {
-		const index = part.indexOf('=')
-		if (index > 0 && part.slice(0, index).trim() === name) return part.slice(index + 1).trim()
-	}
-	return null
 }
 
 function describe(error: unknown): string {

@@ -1,5 +1,5 @@
 import { DEFAULT_LOCALE, localeFromPath } from '#app/i18n/locales'
-import { readCookie } from '#app/i18n/detect.server'
+import { readCookie } from '#app/utils/cookies'
 import { safeRedirectPath } from '#app/utils/redirect'
 
 /** Where the auth redirect remembers the page a visitor wanted (spec section 2). */
@@ -29,6 +29,6 @@ export function returnPath(request: Request, explicit?: string | null): string {
 	const url = new URL(request.url)
 	const home = `/${localeFromPath(url.pathname) ?? DEFAULT_LOCALE}`
 	// An empty field (the page had no redirectTo) means "not given".
-	const candidate = explicit || url.searchParams.get('redirectTo') || readCookie(request, RETURN_PATH_COOKIE)
+	const candidate = explicit || url.searchParams.get('redirectTo') || readCookie(request.headers.get('cookie'), RETURN_PATH_COOKIE)
 	return safeRedirectPath(candidate, home)
 }

@@ -1,6 +1,7 @@
 import { createContext, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react'
 import { useTranslation } from '#app/i18n/translation'
 import { useLocation } from 'react-router'
+import { cookieNames } from '#app/utils/cookies'
 import { useHydrated } from '#app/utils/use-hydrated'
 import { expectAnalytics } from '#app/modules/analytics/events'
 import { ANALYTICS_LIBRARY_URL } from '#app/modules/analytics/library'
@@ -78,8 +79,7 @@ export function ConsentProvider({ state: serverState, config, children }: { stat
 	useEffect(() => {
 		if (!hydrated) return
 		// Once loaded (a script was added, analytics started), it hears every change.
-		const cookieNames = document.cookie.split(';').map((part) => part.split('=')[0]!.trim())
-		if (!pageEffectsLoaded && !choiceTouchesPage(state, entries, cookieNames)) return
+		if (!pageEffectsLoaded && !choiceTouchesPage(state, entries, cookieNames(document.cookie))) return
 		pageEffectsLoaded = true
 		void import('./page-effects.client').then((m) => m.applyConsentToPage(state, entries, config))
 	}, [hydrated, state, entries, config])

@@ -1,3 +1,5 @@
+import { readCookie } from '#app/utils/cookies'
+
 /**
  * The cookie entries of the consent banner (spec section 3: id, name,
  * optional description, optional links, optional target cookies, optional
@@ -140,16 +142,10 @@ export function consentStatus(state: ConsentState, entries: CookieEntry[]): Cons
  */
 export function parseConsentCookies(cookieHeader: string | null | undefined, entries: CookieEntry[]): ConsentState {
 	const values = new Map<string, string>()
-	for (const part of (cookieHeader ?? '').split(';')) {
-		const eq = part.indexOf('=')
-		if (eq === -1) continue
-		const name = part.slice(0, eq).trim()
-		if (name !== CONSENT_COOKIE && name !== CONSENT_IDS_COOKIE) continue
-		try {
-			values.set(name, decodeURIComponent(part.slice(eq + 1).trim()))
-		} catch {
-			// A malformed value counts as absent.
-		}
+	for (const name of [CONSENT_COOKIE, CONSENT_IDS_COOKIE]) {
+		// A malformed value counts as absent.
+		const value = readCookie(cookieHeader, name)
+		if (value !== null) values.set(name, value)
 	}
 	if (values.get(CONSENT_COOKIE) !== 'true') return UNDECIDED
 	const optional = new Set(entries.filter((e) => e.group === 'optional').map((e) => e.id))

@@ -1,3 +1,4 @@
+import { cookieNames } from '#app/utils/cookies'
 import { ANALYTICS_ENTRY_ID, matchesTarget, type ConsentConfig, type ConsentState, type CookieEntry } from './entries'
 
 /**
@@ -44,10 +45,7 @@ function addScript(entry: CookieEntry): void {
 /** Every cookie of the entry that this page can see, on every path and domain it may have been set for. */
 function deleteCookies(entry: CookieEntry): void {
 	if (!entry.targetCookies?.length) return
-	const names = document.cookie
-		.split(';')
-		.map((part) => part.split('=')[0]!.trim())
-		.filter((name) => name && entry.targetCookies!.some((target) => matchesTarget(name, target)))
+	const names = cookieNames(document.cookie).filter((name) => name && entry.targetCookies!.some((target) => matchesTarget(name, target)))
 	const host = location.hostname
 	const domains = ['', host, `.${host}`, ...(host.split('.').length > 2 ? [`.${host.split('.').slice(-2).join('.')}`] : [])]
 	for (const name of names) {

@@ -2,6 +2,7 @@ import { createContext, data, type MiddlewareFunction, type RouterContextProvide
 import { dataWithToast, getToast } from 'remix-toast'
 import type { FlashToast } from '#app/components/toasts'
 import { TOAST_COOKIE } from '#app/security/toast-cookie.server'
+import { cookieNames } from '#app/utils/cookies'
 
 type ToastInput = { message: string; description?: string }
 type ToastType = FlashToast['type']
@@ -54,7 +55,7 @@ export function dataWithFlash<T>(context: Ctx, value: T, type: ToastType, toast:
  */
 export async function takeToast(request: Request, context: Ctx) {
 	// By name: a value that does not decode is deleted too.
-	const hadCookie = (request.headers.get('cookie') ?? '').split(';').some((part) => part.split('=')[0]!.trim() === TOAST_COOKIE)
+	const hadCookie = cookieNames(request.headers.get('cookie')).includes(TOAST_COOKIE)
 	const toast = hadCookie ? (await getToast(request)).toast : undefined
 	const headers = new Headers(hadCookie ? { 'Set-Cookie': `${TOAST_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax` } : {})
 	const box = context.get(flashContext)

@@ -9,6 +9,7 @@ import { RateLimiter } from '#app/modules/account/rate-limit.server'
 import { isOAuthProvider, TOTP_CODE } from '#app/modules/account/rules.server'
 import { createAccountService } from '#app/modules/account/service.server'
 import type { AccountService, AuthAdapter, MailAdapter, OAuthProvider, SignInMethod, Viewer } from '#app/platform/types'
+import { cookieNames } from '#app/utils/cookies'
 import { BackgroundTasks } from './background.server'
 import { AUTH_BASE_PATH, CLIENT_IP_HEADER, createBetterAuth, type LocalBetterAuth } from './better-auth.server'
 import { runInCallContext } from './call-context.server'
@@ -537,8 +538,7 @@ function localeOf(user: object): Locale {
 const SESSION_COOKIE = /(^|\.)session_(token|data)$/
 
 function hasSessionCookie(request: Request): boolean {
-	for (const name of parseCookies(request.headers.get('cookie') ?? '').keys()) if (SESSION_COOKIE.test(name)) return true
-	return false
+	return cookieNames(request.headers.get('cookie')).some((name) => SESSION_COOKIE.test(name))
 }
 
 function withoutSessionCookies(cookieHeader: string): string {
@@ -549,21 +549,6 @@ function withoutSessionCookies(cookieHeader: string): string {
 		.join('; ')
 }
 
-function parseCookies(header: string): Map<string, string> {
-	const cookies = new Map<string, string>()
-	for (const part of header.split(';')) {
-		const index = part.indexOf('=')
-		if (index <= 0) continue
-		const name = part.slice(0, index).trim()
-		const raw = part.slice(index + 1).trim()
-		try {
-			cookies.set(name, decodeURIComponent(raw))
-		} catch {
-			cookies.set(name, raw)
-		}
-	}
-	return cookies
-}
 
 function setCookies(from: Headers | null | undefined): Headers {
 	const out = new Headers()
