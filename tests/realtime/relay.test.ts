@@ -7,7 +7,7 @@ import WebSocket from 'ws'
 import { asUser } from '#app/db/as-user.server'
 import type { Database } from '#app/db/database.server'
 import { publishDocumentVersions } from '#app/db/published-documents.server'
-import { createRelay, type Relay } from '#app/modules/realtime/relay.server'
+import { createRelay, type Relay, type RelayOptions } from '#app/modules/realtime/relay.server'
 import { sessionTopic, startBroadcaster, type SessionUpdate } from '#app/modules/realtime/broadcaster.server'
 import { mintRealtimeToken, realtimeKey, verifyRealtimeToken } from '#app/modules/realtime/tokens.server'
 import { LOCAL_API_KEY } from '#app/modules/realtime/use-live'
@@ -27,8 +27,14 @@ const key = realtimeKey('a realtime test secret of at least 32 characters')
 
 type Harness = { server: Server; relay: Relay; url: string; port: number; stop: () => Promise<void> }
 
-async function startHarness(db: Database, port = 0): Promise<Harness> {
-	const relay = createRelay({ db, origin: ORIGIN, verify: (token) => verifyRealtimeToken(key, token), limits: { expiryCheckMs: 100 } })
+async function startHarness(db: Database, port = 0, options: Pick<RelayOptions, 'trustProxy' | 'limits'> = {}): Promise<Harness> {
+	const relay = createRelay({
+		db,
+		origin: ORIGIN,
+		verify: (token) => verifyRealtimeToken(key, token),
+		trustProxy: options.trustProxy,
+		limits: { expiryCheckMs: 100, ...options.limits },
+	})
 	const updates = await startBroadcaster({
 		db,
 		publish: (topic, event, payload) => void relay.broadcast(topic, event, payload),
@@ -198,6 +204,93 @@ describeEachDatabase('the realtime relay', (getDb) => {
 			expect(refused).toBe(429)
 		} finally {
 			for (const ws of open) ws.close()
+		}
+	})
+
+	test('a burst of joins on one socket counts against its channel limit while they are authorised; a leave meanwhile cancels the join', async () => {
+		const db = getDb()
+		const limited = await startHarness(db, 0, { limits: { channelsPerSocket: 3 } })
+		try {
+			const token = await anon()
+			const ws = new WebSocket(`${limited.url}/websocket?vsn=2.0.0`)
+			const replies: Array<[string, string, string]> = []
+			const broadcasts: string[] = []
+			ws.on('message', (data) => {
+				const [, ref, topic, event, payload] = JSON.parse(String(data)) as [string, string, string, string, { status?: string; response?: { reason?: string } }]
+				if (event === 'phx_reply') replies.push([ref, payload.status ?? '', payload.response?.reason ?? ''])
+				if (event === 'broadcast') broadcasts.push(topic)
+			})
+			await new Promise((resolve) => ws.once('open', resolve))
+			const frame = (ref: string, topic: string, event: string, payload: object = {}) => ws.send(JSON.stringify([ref, ref, `realtime:${topic}`, event, payload]))
+			const joinFrame = (ref: string, topic: string) => frame(ref, topic, 'phx_join', { config: { private: true }, access_token: token })
+			// Five joins sent at once: the first three are being authorised when the last two arrive (topics of no session: refused after).
+			for (let i = 1; i <= 5; i++) joinFrame(String(i), sessionTopic(randomUUID()))
+			await until(() => replies.length === 5)
+			expect(replies.filter(([, , reason]) => reason === 'Too many channels').map(([ref]) => ref)).toEqual(['4', '5'])
+			expect(replies.filter(([, , reason]) => reason.startsWith('Unauthorized'))).toHaveLength(3)
+
+			// A join of a topic it may read, left before its authorisation is over: never subscribed, gets no broadcast.
+			const session = await liveSession(db)
+			joinFrame('6', sessionTopic(session.id))
+			frame('7', sessionTopic(session.id), 'phx_leave')
+			await until(() => replies.some(([ref]) => ref === '6'))
+			expect(replies.filter(([ref]) => ref === '6' || ref === '7').map(([ref, status]) => [ref, status])).toEqual([
+				['7', 'ok'],
+				['6', 'ok'],
+			])
+			expect(limited.relay.topics()).not.toContain(sessionTopic(session.id))
+			expect(limited.relay.broadcast(sessionTopic(session.id), 'update', {})).toBe(0)
+			// Joined and not left, it is.
+			joinFrame('8', sessionTopic(session.id))
+			await until(() => replies.some(([ref]) => ref === '8'))
+			expect(replies.find(([ref]) => ref === '8')![1]).toBe('ok')
+			expect(limited.relay.broadcast(sessionTopic(session.id), 'update', {})).toBe(1)
+			await until(() => broadcasts.length === 1)
+			ws.close()
+		} finally {
+			await limited.stop()
+		}
+	})
+
+	test('behind TRUST_PROXY proxies the socket limit is per forwarded client, not per proxy; a client that does not read is cut off', async () => {
+		const db = getDb()
+		const proxied = await startHarness(db, 0, { trustProxy: 1, limits: { socketsPerClient: 2, maxBufferedBytes: 256 * 1024 } })
+		const open: WebSocket[] = []
+		try {
+			const url = `${proxied.url}/websocket?vsn=2.0.0`
+			const connect = (forwardedFor: string) =>
+				new Promise<WebSocket | number>((resolve) => {
+					const ws = new WebSocket(url, { headers: { 'x-forwarded-for': forwardedFor } })
+					ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0))
+					ws.on('open', () => (open.push(ws), resolve(ws)))
+					ws.on('error', () => {})
+				})
+			// The proxy (127.0.0.1) appends the client's address; what the client wrote before it proves nothing.
+			expect(await connect('203.0.113.7')).toBeInstanceOf(WebSocket)
+			expect(await connect('198.51.100.1, 203.0.113.7')).toBeInstanceOf(WebSocket)
+			expect(await connect('203.0.113.7')).toBe(429)
+			expect(await connect('203.0.113.8')).toBeInstanceOf(WebSocket)
+
+			// A subscriber that stops reading: what piles up for it is bounded, then it is cut off.
+			const session = await liveSession(db)
+			const slow = open[2]!
+			const joined = new Promise((resolve) => slow.once('message', resolve))
+			slow.send(JSON.stringify(['1', '1', `realtime:${sessionTopic(session.id)}`, 'phx_join', { config: { private: true }, access_token: await anon() }]))
+			await joined
+			const closed = new Promise((resolve) => slow.once('close', resolve))
+			;(slow as unknown as { _socket: { pause(): void } })._socket.pause()
+			const payload = { pad: 'x'.repeat(64 * 1024) }
+			let sent = 1
+			for (let i = 0; i < 2000 && sent > 0; i++) {
+				sent = proxied.relay.broadcast(sessionTopic(session.id), 'update', payload)
+				await new Promise((resolve) => setImmediate(resolve))
+			}
+			expect(sent, 'the relay stopped sending to the subscriber that does not read').toBe(0)
+			;(slow as unknown as { _socket: { resume(): void } })._socket.resume()
+			await closed
+		} finally {
+			for (const ws of open) ws.terminate()
+			await proxied.stop()
 		}
 	})
 

@@ -14,9 +14,13 @@ import { isIP } from 'node:net'
  * whole /64 and could otherwise rotate through it to dodge per-IP limits.
  */
 export function clientIp(request: Request, trustProxy: number): string | null {
-	if (trustProxy < 1) return null
-	const header = request.headers.get('x-forwarded-for')
-	if (!header) return null
+	return forwardedClientIp(request.headers.get('x-forwarded-for'), trustProxy)
+}
+
+/** The same from an X-Forwarded-For header's value (a Node request's: several headers joined by commas). */
+export function forwardedClientIp(header: string | string[] | null | undefined, trustProxy: number): string | null {
+	if (trustProxy < 1 || !header) return null
+	if (Array.isArray(header)) header = header.join(',')
 	const hops = header
 		.split(',')
 		.map((entry) => entry.trim())

@@ -41,7 +41,7 @@ export async function startRealtime(
 		}
 	}
 	const key = realtimeKey(env.BETTER_AUTH_SECRET)
-	const relay = createRelay({ db, origin: new URL(env.APP_URL).origin, verify: (token) => verifyRealtimeToken(key, token) })
+	const relay = createRelay({ db, origin: new URL(env.APP_URL).origin, verify: (token) => verifyRealtimeToken(key, token), trustProxy: env.TRUST_PROXY })
 	const updates = await startBroadcaster({
 		db,
 		publish: (topic, event, payload) => void relay.broadcast(topic, event, payload),

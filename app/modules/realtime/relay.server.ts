@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer, type RawData, type WebSocket } from 'ws'
 import type { Database } from '#app/db/database.server'
+import { forwardedClientIp, normaliseIp } from '#app/modules/account/client-ip.server'
 import { decodeFrame, encodeFrame, MAX_FRAME_BYTES, parseVsn, reply, type Frame, type Vsn } from './protocol.server'
 import type { RealtimeClaims } from './tokens.server'
 
@@ -18,8 +19,12 @@ export const RELAY_PATH = '/realtime/v1/websocket'
 export const RELAY_LIMITS = {
 	/** Largest frame a client may send (ws closes the socket with 1009 beyond it). */
 	maxFrameBytes: MAX_FRAME_BYTES,
+	/** Channels joined or being joined on one socket. */
 	channelsPerSocket: 100,
+	/** Sockets from one client address (X-Forwarded-For's, behind TRUST_PROXY proxies; IPv6 by its /64). */
 	socketsPerClient: 20,
+	/** Bytes queued for a socket that does not read; past them it is cut off (it would not read a close frame either), and realtime-js reconnects and catches up. */
+	maxBufferedBytes: 4 * 1024 * 1024,
 	/** How often expired tokens are looked for (their channels are closed). */
 	expiryCheckMs: 1000,
 }
@@ -29,6 +34,8 @@ export interface RelayOptions {
 	/** The app's origin (APP_URL): a browser's Origin header must be this one. */
 	origin: string
 	verify(token: unknown): Promise<{ claims: RealtimeClaims; exp: number } | null>
+	/** TRUST_PROXY: proxies that append to X-Forwarded-For (0: the peer's address is the client's). */
+	trustProxy?: number
 	limits?: Partial<typeof RELAY_LIMITS>
 }
 
@@ -44,6 +51,8 @@ interface Connection {
 	client: string
 	apikey: string | null
 	channels: Map<string, Channel>
+	/** Joins being authorised, by topic: each counts toward the channel limit; a leave meanwhile cancels it. */
+	joining: Map<string, { cancelled: boolean }>
 }
 
 class Verdict {
@@ -86,9 +95,18 @@ export function createRelay(options: RelayOptions) {
 	const subscribers = new Map<string, Set<Connection>>()
 	const perClient = new Map<string, number>()
 
-	const send = (conn: Connection, frame: Frame) => {
-		if (conn.ws.readyState === conn.ws.OPEN) conn.ws.send(encodeFrame(conn.vsn, frame))
+	/** Sends unless the socket is closed; a socket that lets too much pile up unread is closed instead. */
+	const sendText = (conn: Connection, text: string): boolean => {
+		if (conn.ws.readyState !== conn.ws.OPEN) return false
+		if (conn.ws.bufferedAmount > limits.maxBufferedBytes) {
+			conn.ws.terminate()
+			return false
+		}
+		conn.ws.send(text)
+		return true
 	}
+
+	const send = (conn: Connection, frame: Frame) => void sendText(conn, encodeFrame(conn.vsn, frame))
 
 	const leave = (conn: Connection, topic: string) => {
 		conn.channels.delete(topic)
@@ -110,15 +128,26 @@ export function createRelay(options: RelayOptions) {
 			return send(conn, reply(frame, 'error', { reason: 'Topic must start with realtime:' }))
 		}
 		if (config.private !== true) return send(conn, reply(frame, 'error', { reason: 'Only private channels are supported' }))
-		if (!conn.channels.has(frame.topic) && conn.channels.size >= limits.channelsPerSocket) {
+		// One join of a topic at a time, and joins under way count: a burst of joins cannot pass the limit, nor hold more transactions open.
+		if (conn.joining.has(frame.topic)) return send(conn, reply(frame, 'error', { reason: 'Already joining' }))
+		if (!conn.channels.has(frame.topic) && conn.channels.size + conn.joining.size >= limits.channelsPerSocket) {
 			return send(conn, reply(frame, 'error', { reason: 'Too many channels' }))
 		}
-		const verified = await options.verify(frame.payload.access_token ?? conn.apikey)
-		if (!verified) return send(conn, reply(frame, 'error', { reason: 'Invalid token' }))
+		const pending = { cancelled: false }
+		conn.joining.set(frame.topic, pending)
+		let verified: Awaited<ReturnType<RelayOptions['verify']>>
+		let allowed: boolean
 		const name = frame.topic.slice('realtime:'.length)
-		if (!(await authoriseTopic(options.db, name, verified.claims))) {
-			return send(conn, reply(frame, 'error', { reason: `Unauthorized: You do not have permissions to read from this Channel topic: ${name}` }))
+		try {
+			verified = await options.verify(frame.payload.access_token ?? conn.apikey)
+			allowed = verified !== null && (await authoriseTopic(options.db, name, verified.claims))
+		} finally {
+			conn.joining.delete(frame.topic)
 		}
+		if (!verified) return send(conn, reply(frame, 'error', { reason: 'Invalid token' }))
+		if (!allowed) return send(conn, reply(frame, 'error', { reason: `Unauthorized: You do not have permissions to read from this Channel topic: ${name}` }))
+		// Left while it was being authorised: joined and left, as Phoenix would answer them in turn, with nothing subscribed.
+		if (pending.cancelled) return send(conn, reply(frame, 'ok', { postgres_changes: [] }))
 		if (conn.ws.readyState !== conn.ws.OPEN) return
 		conn.channels.set(frame.topic, { topic: name, claims: verified.claims, exp: verified.exp })
 		let set = subscribers.get(frame.topic)
@@ -153,9 +182,12 @@ export function createRelay(options: RelayOptions) {
 				return void join(conn, frame).catch(fail)
 			case 'access_token':
 				return void refresh(conn, frame).catch(fail)
-			case 'phx_leave':
+			case 'phx_leave': {
+				const pending = conn.joining.get(frame.topic)
+				if (pending) pending.cancelled = true
 				leave(conn, frame.topic)
 				return send(conn, reply(frame, 'ok', {}))
+			}
 			default:
 				return
 		}
@@ -186,18 +218,20 @@ export function createRelay(options: RelayOptions) {
 				refuse(socket, '400 Bad Request')
 				return true
 			}
-			const client = req.socket.remoteAddress ?? 'unknown'
+			const peer = req.socket.remoteAddress ?? ''
+			const client = forwardedClientIp(req.headers['x-forwarded-for'], options.trustProxy ?? 0) ?? normaliseIp(peer) ?? peer
 			if ((perClient.get(client) ?? 0) >= limits.socketsPerClient) {
 				refuse(socket, '429 Too Many Requests')
 				return true
 			}
 			wss.handleUpgrade(req, socket, head, (ws) => {
-				const conn: Connection = { ws, vsn, client, apikey: url.searchParams.get('apikey'), channels: new Map() }
+				const conn: Connection = { ws, vsn, client, apikey: url.searchParams.get('apikey'), channels: new Map(), joining: new Map() }
 				connections.add(conn)
 				perClient.set(client, (perClient.get(client) ?? 0) + 1)
 				ws.on('message', (data, isBinary) => onMessage(conn, data, isBinary))
 				ws.on('error', () => ws.terminate())
 				ws.on('close', () => {
+					for (const pending of conn.joining.values()) pending.cancelled = true
 					for (const topic of [...conn.channels.keys()]) leave(conn, topic)
 					connections.delete(conn)
 					const left = (perClient.get(client) ?? 1) - 1
@@ -218,11 +252,9 @@ export function createRelay(options: RelayOptions) {
 			const encoded = new Map<Vsn, string>()
 			let sent = 0
 			for (const conn of set) {
-				if (conn.ws.readyState !== conn.ws.OPEN) continue
 				let text = encoded.get(conn.vsn)
 				if (!text) encoded.set(conn.vsn, (text = encodeFrame(conn.vsn, frame)))
-				conn.ws.send(text)
-				sent++
+				if (sendText(conn, text)) sent++
 			}
 			return sent
 		},
