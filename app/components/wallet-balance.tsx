@@ -2,7 +2,7 @@ import { useState } from 'react'
 import { useTranslation } from '#app/i18n/translation'
 import { Link, useMatches } from 'react-router'
 import type { Locale } from '#app/i18n/locales'
-import { useLiveTopic } from '#app/modules/realtime/use-live'
+import { useCatchUp, useLiveTopic } from '#app/modules/realtime/use-live'
 import { formatCoins } from '#app/modules/shop/format'
 import { useHydrated } from '#app/utils/use-hydrated'
 
@@ -45,9 +45,17 @@ function usePageReading(balance: number, userId: string): number {
 
 function LiveWalletBalance({ locale, balance, userId }: { locale: Locale; balance: number; userId: string }) {
 	const [live, setLive] = useState<Newer | null>(null)
-	useLiveTopic<{ balance?: number; seq?: number }>(`wallets_${userId}`, 'balance', userId, (payload) => {
-		if (typeof payload.balance === 'number') setLive({ base: balance, value: payload.balance })
-	})
+	// Rejoined after a cut: the balance is read again (updates sent meanwhile are lost).
+	const catchUp = useCatchUp()
+	useLiveTopic<{ balance?: number; seq?: number }>(
+		`wallets_${userId}`,
+		'balance',
+		userId,
+		(payload) => {
+			if (typeof payload.balance === 'number') setLive({ base: balance, value: payload.balance })
+		},
+		catchUp,
+	)
 	return <Balance locale={locale} balance={shown(live, balance)} />
 }
 

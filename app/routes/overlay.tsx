@@ -15,9 +15,10 @@ export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: over
 export async function loader({ params, request, context }: Route.LoaderArgs) {
 	const key = new URL(request.url).searchParams.get('key')
 	const found = await queryAsViewer(context, async (tx) => {
-		if (!(await overlayKeyValid(tx, params.sessionId, key))) return null
+		// No such session (nor an id that is not one) before the key is checked: 404 either way.
 		const session = await getSessionById(tx, params.sessionId)
-		return session ? { session, dares: await readSessionDares(tx, session.id) } : null
+		if (!session || !(await overlayKeyValid(tx, session.id, key))) return null
+		return { session, dares: await readSessionDares(tx, session.id) }
 	})
 	if (!found) notFound(request)
 	return found

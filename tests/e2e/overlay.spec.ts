@@ -31,6 +31,10 @@ test('the demo overlay: the top dares, nothing else, and only with its key', asy
 	for (const query of ['', '?key=', `?key=${'0'.repeat(64)}`, `?key=${DEMO_OVERLAY_KEY.toUpperCase()}`]) {
 		expect((await page.request.get(`/de/overlay/${live.id}${query}`)).status(), query).toBe(404)
 	}
+	// An address that names no session, with a key of the right shape: 404 too, not an error.
+	for (const id of ['not-a-session', '00000000-0000-4000-8000-000000000000']) {
+		expect((await page.request.get(`/de/overlay/${id}?key=${DEMO_OVERLAY_KEY}`)).status(), id).toBe(404)
+	}
 })
 
 test('the creator copies the overlay address, OBS shows the vote they start; a new address turns the old one off', async ({ page, browser, baseURL }) => {

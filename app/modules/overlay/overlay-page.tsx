@@ -1,8 +1,7 @@
 import { useTranslation } from '#app/i18n/translation'
-import { useRevalidator } from 'react-router'
 import { useSecondsLeft } from '#app/modules/dares/dares-panel'
 import type { DareView } from '#app/modules/dares/service.server'
-import { useLiveTopic } from '#app/modules/realtime/use-live'
+import { useCatchUp, useLiveTopic } from '#app/modules/realtime/use-live'
 import { formatCoins } from '#app/modules/shop/format'
 import type { SessionSummary } from '#app/modules/sessions/service.server'
 import { useHydrated } from '#app/utils/use-hydrated'
@@ -62,10 +61,7 @@ function OverlayVote({ dare, lang }: { dare: DareView; lang: string }) {
 }
 
 function OverlayLive({ sessionId }: { sessionId: string }) {
-	const revalidator = useRevalidator()
-	const refresh = () => {
-		if (revalidator.state === 'idle') void revalidator.revalidate()
-	}
+	const refresh = useCatchUp()
 	useLiveTopic(`session_updates_${sessionId}`, 'update', 'anon', refresh, refresh)
 	return null
 }

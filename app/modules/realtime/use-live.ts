@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react'
 import type { RealtimeClient } from '@supabase/realtime-js'
-import { useRouteLoaderData } from 'react-router'
+import { useNavigation, useRevalidator, useRouteLoaderData } from 'react-router'
 import type { PublicEnv } from '#app/env.server'
 import type { loader as rootLoader } from '#app/root'
 
@@ -130,4 +130,28 @@ export function useLiveTopic<P extends { seq?: number }>(
 	}, [topic, event, who, platform, supabaseUrl, supabaseKey])
 
 	return state
+}
+
+/**
+ * Reloads the page's data for a live update or a rejoin: never beside a
+ * navigation or submission (their loaders carry the action's toast, which a
+ * concurrent revalidation would take and lose) nor beside another reload;
+ * asked meanwhile, it runs once more when they are over, so the latest data
+ * comes last.
+ */
+export function useCatchUp(): () => void {
+	const revalidator = useRevalidator()
+	const navigation = useNavigation()
+	const busy = revalidator.state !== 'idle' || navigation.state !== 'idle'
+	const again = useRef(false)
+	useEffect(() => {
+		if (!busy && again.current) {
+			again.current = false
+			void revalidator.revalidate()
+		}
+	}, [busy, revalidator])
+	return () => {
+		if (busy) again.current = true
+		else void revalidator.revalidate()
+	}
 }

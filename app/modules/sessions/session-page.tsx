@@ -1,6 +1,6 @@
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useState } from 'react'
 import { useTranslation } from '#app/i18n/translation'
-import { Form, Link, useLocation, useNavigation, useRevalidator } from 'react-router'
+import { Form, Link, useLocation } from 'react-router'
 import { useGatedAction } from '#app/components/gated-action'
 import { useConsent } from '#app/modules/consent/consent-context'
 import { PageTitle } from '#app/components/page-title'
@@ -9,7 +9,7 @@ import { SubmitButton } from '#app/components/forms'
 import type { Locale } from '#app/i18n/locales'
 import { DaresPanel } from '#app/modules/dares/dares-panel'
 import type { DareView } from '#app/modules/dares/service.server'
-import { useLiveTopic } from '#app/modules/realtime/use-live'
+import { useCatchUp, useLiveTopic } from '#app/modules/realtime/use-live'
 import { useHydrated } from '#app/utils/use-hydrated'
 import type { StreamPlatform } from './schemas'
 import type { SessionPageData, SessionSummary } from './service.server'
@@ -29,24 +29,8 @@ function LiveIndicator({ sessionId, viewerId }: { sessionId: string; viewerId: s
 
 function LiveSubscription({ sessionId, viewerId }: { sessionId: string; viewerId: string | null }) {
 	const { t } = useTranslation()
-	const revalidator = useRevalidator()
-	const navigation = useNavigation()
-	// Never beside a navigation or submission: its loaders carry the action's
-	// toast, which a concurrent revalidation would take and lose.
-	const busy = revalidator.state !== 'idle' || navigation.state !== 'idle'
-	// An update meanwhile asks for one more afterwards (the latest data last).
-	const again = useRef(false)
-	const refresh = () => {
-		if (busy) again.current = true
-		else void revalidator.revalidate()
-	}
+	const refresh = useCatchUp()
 	const state = useLiveTopic(`session_updates_${sessionId}`, 'update', viewerId ?? 'anon', refresh, refresh)
-	useEffect(() => {
-		if (!busy && again.current) {
-			again.current = false
-			void revalidator.revalidate()
-		}
-	}, [busy, revalidator])
 	return (
 		<span className={`live-state__label live-state__label--${state}`} role="status">
 			{t(`realtime.${state}`)}
