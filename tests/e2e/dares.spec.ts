@@ -74,6 +74,26 @@ test('a viewer dares, another boosts, the creator accepts and starts the vote, t
 	// Most coins first: the paid dare (300) above the free one (0).
 	await expect(bob.locator('.dares__list > li').first()).toContainText('Sing the chorus backwards')
 	await expect(dareCard(bob, 'Sing the chorus backwards')).toContainText(tr(lang, 'dares.boosters', { count: 2 }))
+	// Bob backs the free dare too.
+	const free = dareCard(bob, 'Do ten push-ups on stream')
+	await numberInput(free, lang, 'dares.boost-amount').fill('100')
+	await free.getByRole('button', { name: tr(lang, 'dares.boost'), exact: true }).click()
+	await expectToast(bob, tr(lang, 'dares.boosted'))
+	await expect(balance(bob)).toHaveText(/300$/)
+
+	// The creator rejects it: Bob's coins come back, once, however often the form is sent.
+	await creator.goto(sessionPage)
+	const rejectForm = dareCard(creator, 'Do ten push-ups on stream').locator('form')
+	const fields: Record<string, string> = { intent: 'reject' }
+	for (const name of ['sessionId', 'dareId', 'key']) fields[name] = (await rejectForm.locator(`input[name="${name}"]`).getAttribute('value'))!
+	await rejectForm.getByRole('button', { name: tr(lang, 'dares.reject') }).click()
+	await expectToast(creator, tr(lang, 'dares.rejected'))
+	await expect(dareCard(creator, 'Do ten push-ups on stream')).toContainText(tr(lang, 'dares.status-rejected'))
+	// The same form again (a double click, a page sent again): answered as the first was, nothing refunded twice.
+	const again = await creator.request.post(sessionPage, { form: fields, headers: { origin: baseURL! } })
+	expect(await again.text()).toContain(tr(lang, 'dares.rejected'))
+	await bob.reload()
+	await expect(balance(bob)).toHaveText(/400$/)
 
 	// The creator accepts and starts the vote.
 	await creator.goto(sessionPage)

@@ -212,6 +212,45 @@ describeEachDatabase('dares', (getDb, kind) => {
 		expect(await ledgerProblems(db)).toEqual([])
 	})
 
+	test('the creator’s reject and stop refund boosts, so they take a key: the same key again returns the first result and refunds nothing more', async () => {
+		const db = await setUp()
+		const session = await liveSession(db)
+		const viewer = await participant(db, 1000)
+		const dare = await createDare(db, viewer, session.id, 200)
+		const other = await createDare(db, viewer, session.id, 300)
+		const reject = (userId: string, dareId: string, k: string | null) =>
+			as(db, userId, async (tx) => (await tx.query<{ id: string; status: string }>('select id, status from public.reject_dare($1, $2)', [dareId, k])).rows[0]!)
+		const r = key()
+		expect(await reject(session.creator, dare.id, r)).toEqual({ id: dare.id, status: 'rejected' })
+		// A double click, a resent form, a retry after a 502: the first result, no second refund.
+		expect(await reject(session.creator, dare.id, r)).toEqual({ id: dare.id, status: 'rejected' })
+		expect(await balance(db, viewer)).toBe(700)
+		// The key is the creator's for that dare: not for another dare, nor for anyone else.
+		expect(await errorOf(reject(session.creator, other.id, r))).toBe('error-idempotency-key-reused')
+		expect(await errorOf(reject(viewer, dare.id, r))).toBe('error-idempotency-key-reused')
+		expect(await errorOf(reject(session.creator, dare.id, 'short'))).toBe('error-invalid-idempotency-key')
+		// Another key, or none (the spec's call), is a new request: the dare is no longer rejectable.
+		expect(await errorOf(reject(session.creator, dare.id, key()))).toBe('error-dare-not-rejectable')
+		expect(await errorOf(reject(session.creator, dare.id, null))).toBe('error-dare-not-rejectable')
+		expect(await statusOf(db, other.id)).toBe('open')
+
+		const stop = (k: string | null) =>
+			as(db, session.creator, async (tx) => (await tx.query<{ id: string; status: string }>('select id, status from public.stop_active_session($1)', [k])).rows[0]!)
+		const s = key()
+		expect(await stop(s)).toEqual({ id: session.id, status: 'ended' })
+		expect(await balance(db, viewer)).toBe(1000)
+		expect(await stop(s)).toEqual({ id: session.id, status: 'ended' })
+		expect(await balance(db, viewer)).toBe(1000)
+		// Another key is a new request, refused as one without a key is; a reject's key is no stop's.
+		const refusal = await errorOf(stop(null))
+		expect(refusal).toMatch(/^error-no/)
+		expect(await errorOf(stop(key()))).toBe(refusal)
+		expect(await errorOf(stop(r))).toBe(refusal)
+		const someone = await participant(db)
+		expect(await errorOf(as(db, someone, (tx) => tx.query('select public.stop_active_session($1)', [s])))).toBe('error-idempotency-key-reused')
+		expect(await ledgerProblems(db)).toEqual([])
+	})
+
 	test('one vote at a time per session', async () => {
 		const db = await setUp()
 		const session = await liveSession(db, { max_free_dares_per_user: 2, max_dares_per_user: 2 })
@@ -611,64 +650,70 @@ describeEachDatabase('dares', (getDb, kind) => {
 			expect(await ledgerProblems(db)).toEqual([])
 		})
 
-		test('concurrency: 8 connections boosting one dare while another accepts, starts and resolves it; every coin accounted for', async () => {
-			const db = await setUp()
-			const session = await liveSession(db, { min_boost: 50 })
-			const author = await participant(db, 1000)
-			const dare = await createDare(db, author, session.id, 100)
-			const boosters = await Promise.all(Array.from({ length: 8 }, () => participant(db, 1000)))
-			const clients = await Promise.all(boosters.map(() => openConnection(db)))
-			try {
-				const attempts = boosters.map(async (booster, i) => {
-					const client = clients[i]!
-					let ok = 0
-					for (let n = 0; n < 20; n++) {
-						try {
-							await client.query('begin')
-							await actAs(client, booster)
-							await client.query('select public.boost_dare($1, $2, $3)', [dare.id, 10 * (1 + Math.floor(Math.random() * 5)), key()])
-							await client.query('commit')
-							ok++
-						} catch {
-							await client.query('rollback')
+		for (const ending of ['failed', 'rejected'] as const) {
+			test(`concurrency: 8 connections boosting one dare while another ${ending === 'failed' ? 'accepts, starts and resolves it' : 'rejects it'}; every coin accounted for`, async () => {
+				const db = await setUp()
+				const session = await liveSession(db, { min_boost: 50 })
+				const author = await participant(db, 1000)
+				const dare = await createDare(db, author, session.id, 100)
+				const boosters = await Promise.all(Array.from({ length: 8 }, () => participant(db, 1000)))
+				const clients = await Promise.all(boosters.map(() => openConnection(db)))
+				try {
+					const attempts = boosters.map(async (booster, i) => {
+						const client = clients[i]!
+						let ok = 0
+						for (let n = 0; n < 20; n++) {
+							try {
+								await client.query('begin')
+								await actAs(client, booster)
+								await client.query('select public.boost_dare($1, $2, $3)', [dare.id, 10 * (1 + Math.floor(Math.random() * 5)), key()])
+								await client.query('commit')
+								ok++
+							} catch {
+								await client.query('rollback')
+							}
 						}
-					}
-					return ok
-				})
-				const creatorWork = (async () => {
-					// Let the boosts get going, then accept (still boostable) and start the vote (no longer) among them.
-					for (let i = 0; i < 500; i++) {
-						const { rows: landed } = await db.query<{ n: number }>('select count(*)::int as n from public.boosts where dare_id = $1', [dare.id])
-						if (landed[0]!.n >= 9) break
-						await new Promise((resolve) => setTimeout(resolve, 10))
-					}
-					await startVote(db, session, dare.id)
-					await vote(db, boosters[0]!, dare.id, false)
-					await endVote(db, dare.id)
-					// As the sweeper does: a dare whose row a boost still holds is skipped and taken on the next round.
-					for (let round = 0; round < 200 && (await statusOf(db, dare.id)) === 'voting'; round++) {
-						await db.query('select ledger.resolve_due_dares()')
-						await new Promise((resolve) => setTimeout(resolve, 10))
-					}
-				})()
-				const [succeeded] = await Promise.all([Promise.all(attempts), creatorWork])
-				// Boosts landed before voting started, and the rest were refused (not boostable), not lost.
-				expect(succeeded.reduce((a, b) => a + b, 0)).toBeGreaterThan(0)
-			} finally {
-				await Promise.all(clients.map((c) => c.end()))
-			}
-			expect(await statusOf(db, dare.id)).toBe('failed')
-			expect(await pot(db, dare.id)).toBe(0)
-			// Every booster has exactly what they had: each boost came back.
-			for (const booster of boosters) expect(await balance(db, booster)).toBe(1000)
-			expect(await balance(db, author)).toBe(1000)
-			const { rows: sums } = await db.query<{ boosted: string; refunded: string }>(
-				`select (select sum(amount) from public.boosts where dare_id = $1) as boosted,
-				        (select sum(amount) from ledger.transfers where kind = 'refund' and reference = $1::text) as refunded`,
-				[dare.id],
-			)
-			expect(Number(sums[0]!.refunded)).toBe(Number(sums[0]!.boosted))
-			expect(await ledgerProblems(db)).toEqual([])
-		})
+						return ok
+					})
+					const creatorWork = (async () => {
+						// Let the boosts get going, then accept (still boostable) and start the vote (no longer) among them.
+						for (let i = 0; i < 500; i++) {
+							const { rows: landed } = await db.query<{ n: number }>('select count(*)::int as n from public.boosts where dare_id = $1', [dare.id])
+							if (landed[0]!.n >= 9) break
+							await new Promise((resolve) => setTimeout(resolve, 10))
+						}
+						if (ending === 'rejected') {
+							expect(await creatorDoes(db, session.creator, 'reject_dare', dare.id)).toBe('rejected')
+							return
+						}
+						await startVote(db, session, dare.id)
+						await vote(db, boosters[0]!, dare.id, false)
+						await endVote(db, dare.id)
+						// As the sweeper does: a dare whose row a boost still holds is skipped and taken on the next round.
+						for (let round = 0; round < 200 && (await statusOf(db, dare.id)) === 'voting'; round++) {
+							await db.query('select ledger.resolve_due_dares()')
+							await new Promise((resolve) => setTimeout(resolve, 10))
+						}
+					})()
+					const [succeeded] = await Promise.all([Promise.all(attempts), creatorWork])
+					// Boosts landed before voting started (or the rejection), and the rest were refused (not boostable), not lost.
+					expect(succeeded.reduce((a, b) => a + b, 0)).toBeGreaterThan(0)
+				} finally {
+					await Promise.all(clients.map((c) => c.end()))
+				}
+				expect(await statusOf(db, dare.id)).toBe(ending)
+				expect(await pot(db, dare.id)).toBe(0)
+				// Every booster has exactly what they had: each boost came back.
+				for (const booster of boosters) expect(await balance(db, booster)).toBe(1000)
+				expect(await balance(db, author)).toBe(1000)
+				const { rows: sums } = await db.query<{ boosted: string; refunded: string }>(
+					`select (select sum(amount) from public.boosts where dare_id = $1) as boosted,
+					        (select sum(amount) from ledger.transfers where kind = 'refund' and reference = $1::text) as refunded`,
+					[dare.id],
+				)
+				expect(Number(sums[0]!.refunded)).toBe(Number(sums[0]!.boosted))
+				expect(await ledgerProblems(db)).toEqual([])
+			})
+		}
 	}
 })

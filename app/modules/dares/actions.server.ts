@@ -11,7 +11,7 @@ import { requireViewer } from '#app/modules/auth/require-viewer.server'
 import { statementsAsViewer } from '#app/utils/db.server'
 import { z } from '#app/utils/zod'
 import { DARE_LIMITS, DareActionSchema, type DareAction } from './schemas'
-import { boostDare, createDare, creatorCall, voteForDare } from './service.server'
+import { boostDare, createDare, creatorCall, rejectDare, voteForDare } from './service.server'
 
 type Ctx = Readonly<RouterContextProvider>
 
@@ -95,6 +95,9 @@ export async function dareAction(request: Request, context: Ctx, formData: FormD
 				break
 			case 'vote':
 				await voteForDare(viewer, { dareId: action.dareId, vote: action.vote === 'yes' })
+				break
+			case 'reject':
+				await rejectDare(viewer, { dareId: action.dareId, key: action.key })
 				break
 			default:
 				await creatorCall(viewer, action.intent, action.dareId)

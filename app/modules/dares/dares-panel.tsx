@@ -176,7 +176,7 @@ function DareCard({
 				<p className="dare__result">{t('dares.result', { yes: dare.yesVotes, no: dare.noVotes })}</p>
 			) : null}
 			<div className="dare__actions">
-				{isCreator && live ? <CreatorButtons dare={dare} sessionId={session.id} voteRunning={voteRunning} /> : null}
+				{isCreator && live ? <CreatorButtons dare={dare} sessionId={session.id} formKey={formKey} voteRunning={voteRunning} /> : null}
 				{!isCreator && boostable ? (
 					<Form method="post" className="dare__boost" preventScrollReset onSubmit={onBoost}>
 						<input type="hidden" name="sessionId" value={session.id} />
@@ -217,13 +217,15 @@ function DareCard({
 	)
 }
 
-function CreatorButtons({ dare, sessionId, voteRunning }: { dare: DareView; sessionId: string; voteRunning: boolean }) {
+function CreatorButtons({ dare, sessionId, formKey, voteRunning }: { dare: DareView; sessionId: string; formKey: string; voteRunning: boolean }) {
 	const { t } = useTranslation()
 	if (dare.status !== 'open' && dare.status !== 'accepted') return null
 	return (
 		<Form method="post" className="dare__creator" preventScrollReset>
 			<input type="hidden" name="sessionId" value={sessionId} />
 			<input type="hidden" name="dareId" value={dare.id} />
+			{/* Rejecting refunds the boosts: its key (a second click, a resent form, answer as the first). */}
+			<input type="hidden" name="key" value={`reject:${formKey}:${dare.id}`} />
 			{dare.status === 'open' ? (
 				<SubmitButton intent="accept" className="button button--primary">
 					{t('dares.accept')}

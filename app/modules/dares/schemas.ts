@@ -18,6 +18,8 @@ export const DareActionSchema = z.discriminatedUnion('intent', [
 	}),
 	z.object({ intent: z.literal('boost'), dareId, amount: coins(DARE_LIMITS.boost.min, DARE_LIMITS.boost.step, DARE_LIMITS.boost.max), key }),
 	z.object({ intent: z.literal('vote'), dareId, vote: z.enum(['yes', 'no']) }),
-	z.object({ intent: z.enum(['accept', 'reject', 'start-voting']), dareId }),
+	// Rejecting refunds the dare's boosts: a money call, with its key.
+	z.object({ intent: z.literal('reject'), dareId, key }),
+	z.object({ intent: z.enum(['accept', 'start-voting']), dareId }),
 ])
 export type DareAction = z.infer<typeof DareActionSchema>

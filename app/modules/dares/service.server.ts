@@ -75,9 +75,14 @@ export async function voteForDare(tx: Queryable, input: { dareId: string; vote: 
 	await tx.query('select 1 from public.vote_for_dare($1, $2)', [input.dareId, input.vote])
 }
 
-const CREATOR_CALLS = { accept: 'accept_dare', reject: 'reject_dare', 'start-voting': 'start_voting' } as const
+const CREATOR_CALLS = { accept: 'accept_dare', 'start-voting': 'start_voting' } as const
 export type CreatorCall = keyof typeof CREATOR_CALLS
 
 export async function creatorCall(tx: Queryable, call: CreatorCall, dareId: string) {
 	await tx.query(`select 1 from public.${CREATOR_CALLS[call]}($1)`, [dareId])
+}
+
+/** Rejects a dare and refunds its boosts; the same key again answers as the first call did. */
+export async function rejectDare(tx: Queryable, input: { dareId: string; key: string }) {
+	await tx.query('select 1 from public.reject_dare($1, $2)', [input.dareId, input.key])
 }

@@ -77,8 +77,11 @@ export async function stopSessionAction(request: Request, context: Ctx) {
 	const url = new URL(request.url)
 	const back = url.pathname
 	if (formData.get('intent') !== 'stop') throw data(null, { status: 400 })
+	// Stopping refunds the open dares: a money call, with the form's key (checked by the database).
+	const key = formData.get('key')
+	if (typeof key !== 'string') return redirectWithError(back, translateError(t, 'error-invalid-idempotency-key'))
 	try {
-		await queryAsViewer(context, (tx) => stopActiveSession(tx))
+		await queryAsViewer(context, (tx) => stopActiveSession(tx, key))
 	} catch (error) {
 		const appError = toAppError(error)
 		if (!appError) console.error('stop session failed', error)

@@ -184,8 +184,9 @@ export async function startSession(tx: Queryable, input: StartSessionInput, chan
 	return session
 }
 
-export async function stopActiveSession(tx: Queryable): Promise<SessionSummary> {
-	const { rows } = await tx.query<{ id: string }>('select id from public.stop_active_session()')
+/** Stops the caller's live session, settling its dares; the same key again answers as the first call did. */
+export async function stopActiveSession(tx: Queryable, key: string | null): Promise<SessionSummary> {
+	const { rows } = await tx.query<{ id: string }>('select id from public.stop_active_session($1)', [key])
 	const session = rows[0] ? await getSessionById(tx, rows[0].id) : null
 	if (!session) throw new Error('stop_active_session returned no session')
 	return session

@@ -229,7 +229,7 @@ function JoinPanel({ signedIn, lang, creator }: SessionPageProps & { creator: st
 	)
 }
 
-function CreatorControls({ session, lang, viewerChannels, viewerHasLiveSession, signedIn }: SessionPageProps) {
+function CreatorControls({ session, lang, viewerChannels, viewerHasLiveSession, signedIn, formKey }: SessionPageProps) {
 	const { t } = useTranslation()
 	return (
 		<section className="panel panel--controls" aria-labelledby="controls-title">
@@ -237,6 +237,7 @@ function CreatorControls({ session, lang, viewerChannels, viewerHasLiveSession, 
 			{session.status === 'active' ? (
 				<Form method="post" className="stack">
 					<p className="muted">{t('sessions.controls-text')}</p>
+					<input type="hidden" name="key" value={`stop:${formKey}`} />
 					<SubmitButton intent="stop" className="button button--danger">
 						{t('sessions.stop')}
 					</SubmitButton>
