@@ -72,13 +72,13 @@ type DemoDare = {
 	session: keyof typeof DEMO_SESSIONS
 	author: DemoUserKey
 	description: string
-	status: 'open' | 'accepted' | 'voting' | 'completed' | 'failed' | 'rejected'
+	status: 'open' | 'accepted' | 'voting' | 'completed' | 'failed' | 'rejected' | 'expired'
 	/** The author's reward first (when above 0), then the other boosts. */
 	boosts: Array<[DemoUserKey, number]>
 	votes?: Array<[DemoUserKey, boolean]>
 }
 
-/** Dares in every state on the demo creators' live sessions, so the whole loop shows at once. */
+/** Dares in every state on the demo creators' sessions (an expired one where a session ended), so the whole loop shows at once. */
 export const DEMO_DARES: DemoDare[] = [
 	{ id: 'de300000-0000-4000-8000-0000000d0001', session: 'miaLive', author: 'jonas', description: 'Play the next round with your controller upside down', status: 'voting', boosts: [['jonas', 300], ['lucia', 200]], votes: [['lucia', true]] },
 	{ id: 'de300000-0000-4000-8000-0000000d0002', session: 'miaLive', author: 'lucia', description: 'Read the next donation message in a pirate voice', status: 'open', boosts: [['lucia', 200], ['jonas', 150], ['emre', 100]] },
@@ -87,6 +87,8 @@ export const DEMO_DARES: DemoDare[] = [
 	{ id: 'de300000-0000-4000-8000-0000000d0005', session: 'miaLive', author: 'emre', description: 'Beat the boss without healing once', status: 'failed', boosts: [['emre', 200]], votes: [['jonas', false]] },
 	{ id: 'de300000-0000-4000-8000-0000000d0006', session: 'miaLive', author: 'lucia', description: 'Dye your hair green live on stream', status: 'rejected', boosts: [] },
 	{ id: 'de300000-0000-4000-8000-0000000d0007', session: 'emreLive', author: 'jonas', description: 'Finish the level using only the jump button', status: 'open', boosts: [['jonas', 200], ['mia', 100]] },
+	// Still open when Lucia stopped that session: expired, its boosts refunded.
+	{ id: 'de300000-0000-4000-8000-0000000d0008', session: 'luciaEnded', author: 'emre', description: 'Paint a portrait of chat with your eyes closed', status: 'expired', boosts: [['emre', 200], ['jonas', 100]] },
 ]
 
 /** How long the demo's running vote lasts after the first boot. */
@@ -178,7 +180,7 @@ export async function seedDemoData(db: Database): Promise<void> {
 
 		// Dares only on sessions this call created: a session someone used keeps what they did.
 		// Settled ones first: each finished vote runs (and ends) before the session's running one starts.
-		const settled = (d: DemoDare) => (['completed', 'failed', 'rejected'].includes(d.status) ? 0 : 1)
+		const settled = (d: DemoDare) => (['completed', 'failed', 'rejected', 'expired'].includes(d.status) ? 0 : 1)
 		const dares = DEMO_DARES.filter((d) => newSessions.has(d.session)).sort((a, b) => settled(a) - settled(b))
 		for (const dare of dares) await seedDare(tx, dare)
 	})
@@ -188,13 +190,14 @@ export async function seedDemoData(db: Database): Promise<void> {
  * One demo dare, played the way a real one is: written as running, boosted
  * (app_private.record_boost), voted on, then settled by the functions the
  * product uses: a finished vote by app_private.resolve_dare (its deadline is
- * set in the past), a rejection by app_private.close_dare.
+ * set in the past), a rejection or an expiry by app_private.close_dare.
  */
 async function seedDare(tx: Queryable, dare: DemoDare): Promise<void> {
 	const session = DEMO_SESSIONS[dare.session]
 	const reward = dare.boosts[0]?.[0] === dare.author ? dare.boosts[0][1] : 0
 	const voted = dare.status === 'completed' || dare.status === 'failed'
-	const written = voted ? 'voting' : dare.status === 'rejected' ? 'open' : dare.status
+	const closed = dare.status === 'rejected' || dare.status === 'expired'
+	const written = voted ? 'voting' : closed ? 'open' : dare.status
 	await tx.query(
 		`insert into public.dares (id, session_id, author_id, description, reward, status, idempotency_key, accepted_at, voting_ends_at)
 		values ($1::uuid, $2, $3, $4, $5, $6::text, 'demo:' || $1::text,
@@ -210,5 +213,5 @@ async function seedDare(tx: Queryable, dare: DemoDare): Promise<void> {
 		await tx.query('insert into public.votes (dare_id, voter_id, vote) values ($1, $2, $3) on conflict do nothing', [dare.id, DEMO_USERS[who].id, vote])
 	}
 	if (voted) await tx.query('select app_private.resolve_dare($1)', [dare.id])
-	if (dare.status === 'rejected') await tx.query(`select app_private.close_dare($1, 'rejected')`, [dare.id])
+	if (closed) await tx.query('select app_private.close_dare($1, $2)', [dare.id, dare.status])
 }

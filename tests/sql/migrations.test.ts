@@ -132,7 +132,7 @@ describeEachDatabase('seedDemoData', (getDb) => {
 		)
 		expect(Number(held[0]!.coins)).toBe(4 * DEMO_BALANCE)
 		expect((await getDb().query('select * from ledger.check()')).rows).toEqual([])
-		expect(new Set(s.dares.map((d) => d.status))).toEqual(new Set(['open', 'accepted', 'voting', 'completed', 'failed', 'rejected']))
+		expect(new Set(s.dares.map((d) => d.status))).toEqual(new Set(['open', 'accepted', 'voting', 'completed', 'failed', 'rejected', 'expired']))
 		expect(s.dares).toHaveLength(DEMO_DARES.length)
 		expect(s.creators).toEqual([
 			{ id: DEMO_USERS.mia.id, twitch_channel: 'mia_plays', youtube_channel: null, kick_channel: null },

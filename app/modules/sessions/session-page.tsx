@@ -119,14 +119,18 @@ export function SessionPage(props: SessionPageProps) {
 				<h1>{session.title}</h1>
 				<p className="muted">{t('sessions.by', { creator })}</p>
 			</header>
+			{/* On a wide screen the stream and the dares side by side; on a phone the stream, the dares, then the rest. */}
 			<div className="session-page__grid">
-				<div className="session-page__main">
+				<div className="session-page__stage">
 					<StreamPlayer {...props} />
 					<p className="session-page__watch">
 						<a href={WATCH_URL[session.platform](session.channel)} target="_blank" rel="noopener noreferrer">
 							{t('sessions.watch-on', { platform })}
 						</a>
 					</p>
+					{props.isCreator ? <CreatorControls {...props} /> : session.status === 'active' ? <JoinPanel {...props} creator={creator} /> : null}
+				</div>
+				<div className="session-page__dares">
 					<DaresPanel
 						session={session}
 						dares={props.dares}
@@ -138,7 +142,6 @@ export function SessionPage(props: SessionPageProps) {
 					/>
 				</div>
 				<aside className="session-page__side">
-					{props.isCreator ? <CreatorControls {...props} /> : session.status === 'active' ? <JoinPanel {...props} creator={creator} /> : null}
 					<section className="panel" aria-labelledby="session-rules">
 						<h2 id="session-rules">{t('sessions.rules')}</h2>
 						<ul className="session-rules">
