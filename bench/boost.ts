@@ -47,26 +47,36 @@ async function ready(db: Database, id: string) {
 /** The boost form as a browser posts it, `cookies` taking turns (none: a visitor), with `amount` (10 is a boost; 5 is refused before any SQL). */
 async function run(base: string, sessionId: string, cookies: string[], dareOf: () => string, amount = '10') {
 	let n = 0
-	return autocannon({
-		url: base,
-		connections: CONNECTIONS,
-		duration: SECONDS,
-		requests: [
+	// autocannon's percentiles skip p95: every response's time, for it.
+	const times: number[] = []
+	const result = await new Promise<autocannon.Result>((resolve, reject) => {
+		const instance = autocannon(
 			{
-				method: 'POST',
-				path: `/en/session/${sessionId}`,
-				setupRequest: (request) => ({
-					...request,
-					headers: {
-						'content-type': 'application/x-www-form-urlencoded',
-						origin: base,
-						...(cookies.length > 0 ? { cookie: cookies[n++ % cookies.length]! } : {}),
+				url: base,
+				connections: CONNECTIONS,
+				duration: SECONDS,
+				requests: [
+					{
+						method: 'POST',
+						path: `/en/session/${sessionId}`,
+						setupRequest: (request) => ({
+							...request,
+							headers: {
+								'content-type': 'application/x-www-form-urlencoded',
+								origin: base,
+								...(cookies.length > 0 ? { cookie: cookies[n++ % cookies.length]! } : {}),
+							},
+							body: new URLSearchParams({ intent: 'boost', sessionId, dareId: dareOf(), amount, key: `bench:${randomUUID()}` }).toString(),
+						}),
 					},
-					body: new URLSearchParams({ intent: 'boost', sessionId, dareId: dareOf(), amount, key: `bench:${randomUUID()}` }).toString(),
-				}),
+				],
 			},
-		],
+			(error, done) => (error ? reject(error) : resolve(done)),
+		)
+		instance.on('response', (_client, _status, _bytes, ms) => times.push(ms))
 	})
+	times.sort((a, b) => a - b)
+	return { ...result, p95: Math.round(times[Math.min(times.length - 1, Math.floor(times.length * 0.95))] ?? NaN) }
 }
 
 /**
@@ -132,7 +142,7 @@ async function main() {
 			const made = (await boosts()) - before
 			const perSecond = made / SECONDS
 			figures.push({ name, perSecond, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx - result['3xx'] + result.errors })
-			console.log(`${name.padEnd(14)} ${perSecond.toFixed(0).padStart(6)} boosts/s   requests ${result.requests.total}, redirects ${result['3xx']}, other ${result.non2xx - result['3xx']}, errors ${result.errors}   latency p50 ${result.latency.p50} ms  p97.5 ${result.latency.p97_5} ms  p99 ${result.latency.p99} ms`)
+			console.log(`${name.padEnd(14)} ${perSecond.toFixed(0).padStart(6)} boosts/s   requests ${result.requests.total}, redirects ${result['3xx']}, other ${result.non2xx - result['3xx']}, errors ${result.errors}   latency p50 ${result.latency.p50} ms  p95 ${result.p95} ms  p99 ${result.latency.p99} ms`)
 		}
 		await ladder(server.base, sessionId, cookies, dares[0]!)
 		const problems = await db.query('select * from ledger.check()')
