@@ -47,6 +47,52 @@ describeEachDatabase('the realtime broadcaster', (getDb, kind) => {
 		}
 	})
 
+	test('exclusive (Supabase): of two instances one publishes, the other follows the marks and takes over, with what was marked meanwhile, when the first stops', async () => {
+		const db = getDb()
+		const session = await liveSession(db)
+		const other = await liveSession(db)
+		const start = async (name: string, sent: string[], observed: string[]) =>
+			startBroadcaster({
+				db,
+				publish: (topic) => void sent.push(`${name} ${topic}`),
+				observe: (topics) => void observed.push(...topics),
+				exclusive: true,
+				leaseRenewMs: 0,
+				intervalMs: 1,
+				pollMs: 600_000,
+			})
+		const sent: string[] = []
+		const seenA: string[] = []
+		const seenB: string[] = []
+		const a = await start('a', sent, seenA)
+		const b = await start('b', sent, seenB)
+		try {
+			await a.tick()
+			await b.tick()
+			await db.query('insert into app_private.realtime_marks (topic) values ($1)', [sessionTopic(session.id)])
+			await b.tick()
+			await a.tick()
+			// Both read the mark; only the lease holder sent it.
+			expect(seenA).toEqual([sessionTopic(session.id)])
+			expect(seenB).toEqual([sessionTopic(session.id)])
+			expect(sent).toEqual([`a ${sessionTopic(session.id)}`])
+			// A mark while the leader is gone (stopped, the lease given up): the other sends it at its next poll.
+			await db.query('insert into app_private.realtime_marks (topic) values ($1)', [sessionTopic(other.id)])
+			await b.tick()
+			await a.stop()
+			expect(sent).toHaveLength(1)
+			await b.tick()
+			// With it, again what was marked in the last lease period: the leader may have stopped before sending it.
+			expect(sent[0]).toBe(`a ${sessionTopic(session.id)}`)
+			expect(sent.slice(1).sort()).toEqual([`b ${sessionTopic(other.id)}`, `b ${sessionTopic(session.id)}`].sort())
+			await b.tick()
+			expect(sent).toHaveLength(3)
+		} finally {
+			await a.stop()
+			await b.stop()
+		}
+	})
+
 	if (kind === 'postgres') {
 		test('a mark that commits after a later one is still read and published, with a seq no lower than the last', async () => {
 			const db = getDb()

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { asUser, type JwtClaims } from '#app/db/as-user.server'
 import type { Database } from '#app/db/database.server'
 import { readSessionDares } from '#app/modules/dares/service.server'
@@ -27,6 +28,11 @@ import { readOwnBalance } from '#app/modules/wallet/service.server'
  * `publish` is the platform's: the local relay's broadcast, or
  * realtime.send on Supabase. `wanted` limits the work to the topics someone
  * listens to (the local relay knows; on Supabase every marked topic is sent).
+ * `exclusive` (Supabase, where every instance would send the same update to
+ * the same subscribers): only the instance holding the lease in
+ * app_private.broadcaster_lease publishes; the others read the marks (for
+ * `observe`), keep the topics of the last lease period, and publish them
+ * when the lease comes to them.
  */
 /** At most one update per topic this often: 5 a second (issue 11: at most 5 messages per subscriber per second). */
 export const UPDATE_INTERVAL_MS = 200
@@ -38,6 +44,10 @@ const GAP_WAIT_MS = 10_000
 const MAX_GAPS = 10_000
 /** Marks older than this are deleted (every instance has read them by then). */
 const MARK_RETENTION = '1 minute'
+/** How long the publishing lease lasts (exclusive): a stopped leader is replaced within it. */
+const LEASE_SECONDS = 3
+/** How often the lease is renewed, or looked for. */
+const LEASE_RENEW_MS = 1000
 
 export type SessionUpdate = {
 	updatedKeys: ['session', 'dares']
@@ -53,6 +63,9 @@ export interface BroadcasterOptions {
 	wanted?(): Set<string> | null
 	/** Every topic marked since the last poll, wanted or not (the shared session page's renders: app/shared-render.server.ts). */
 	observe?(topics: string[]): void
+	/** One publisher among all the instances on the database (see above). */
+	exclusive?: boolean
+	leaseRenewMs?: number
 	intervalMs?: number
 	pollMs?: number
 	log?: (line: string) => void
@@ -88,6 +101,8 @@ export async function startBroadcaster({
 	publish,
 	wanted,
 	observe,
+	exclusive = false,
+	leaseRenewMs = LEASE_RENEW_MS,
 	intervalMs = UPDATE_INTERVAL_MS,
 	pollMs = Math.min(POLL_INTERVAL_MS, intervalMs),
 	log = console.error,
@@ -104,6 +119,11 @@ export async function startBroadcaster({
 	let running = false
 	let stopped = false
 	let ticks = 0
+	const holder = randomUUID()
+	let leader = !exclusive
+	let leaseCheckedAt = -Infinity
+	/** When each pending topic was marked (a follower keeps a lease period's worth, for when it takes over). */
+	const markedAt = new Map<string, number>()
 	/** Topics with marks not yet published, and their update's `seq`. */
 	const pending = new Map<string, number>()
 	/** The `seq` each topic was last published with, while a late mark may still come (GAP_WAIT_MS). */
@@ -148,14 +168,28 @@ export async function startBroadcaster({
 					if (listened && !listened.has(topic)) continue
 					// A mark that committed late (below the topic's last update) goes out with that update's seq: as new, not older.
 					pending.set(topic, Math.max(pending.get(topic) ?? 0, published.get(topic)?.seq ?? 0, seq))
+					markedAt.set(topic, now)
+				}
+			}
+			if (exclusive && now - leaseCheckedAt >= leaseRenewMs) {
+				leaseCheckedAt = now
+				const lease = await db.query<{ held: boolean }>('select app_private.hold_broadcaster_lease($1, $2) as held', [holder, LEASE_SECONDS])
+				leader = lease.rows[0]?.held === true
+			}
+			if (!leader) {
+				for (const [topic, at] of markedAt) {
+					if (now - at <= LEASE_SECONDS * 1000 + leaseRenewMs) continue
+					markedAt.delete(topic)
+					pending.delete(topic)
 				}
 			}
 			for (const [id, since] of gaps) if (now - since > GAP_WAIT_MS) gaps.delete(id)
 			for (const [topic, last] of published) if (now - last.at > GAP_WAIT_MS) published.delete(topic)
 			for (const [topic, sent] of lastSent) if (now - sent >= intervalMs) lastSent.delete(topic)
 			for (const [topic, seq] of pending) {
-				if (lastSent.has(topic) || stopped) continue
+				if (!leader || lastSent.has(topic) || stopped) continue
 				pending.delete(topic)
+				markedAt.delete(topic)
 				lastSent.set(topic, Date.now())
 				published.set(topic, { seq, at: now })
 				const session = SESSION_TOPIC.exec(topic)?.[1]
@@ -183,6 +217,8 @@ export async function startBroadcaster({
 			stopped = true
 			clearInterval(timer)
 			while (running) await new Promise((resolve) => setTimeout(resolve, 10))
+			// Another instance publishes from its next lease check, not once the lease runs out.
+			if (exclusive && leader) await db.query('select app_private.release_broadcaster_lease($1)', [holder]).catch(() => {})
 		},
 	}
 }

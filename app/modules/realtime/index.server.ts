@@ -30,6 +30,8 @@ export async function startRealtime(
 			publish: async (topic, event, payload) => {
 				await db.query('select realtime.send($1::jsonb, $2, $3, true)', [JSON.stringify(payload), event, topic])
 			},
+			// Every instance reads the marks; one sends them (Supabase delivers each to every subscriber).
+			exclusive: true,
 			observe,
 		})
 		return {
