@@ -47,18 +47,6 @@ export interface MailAdapter {
 	send(mail: Mail): Promise<void>
 }
 
-export interface RealtimeAdapter {
-	/** What the browser's realtime client connects to. */
-	clientConfig(origin: string): { url: string; apiKey: string }
-	/**
-	 * Publish a private broadcast on `topic` (e.g. `wallets_{userId}`,
-	 * `{ balance }`). Call it after the change it announces has committed,
-	 * never from inside that transaction; it never throws (a lost broadcast is
-	 * repaired by the client's refetch, a failed money move is not).
-	 */
-	broadcast(topic: string, event: string, payload: Record<string, unknown>): Promise<void>
-}
-
 /**
  * Why an account operation was refused. `code` is shown through the
  * translation key errors.<code> (spec section 8); `status` is the HTTP status
@@ -156,6 +144,5 @@ export interface Platform {
 	readonly name: 'local' | 'supabase'
 	readonly auth: AuthAdapter
 	readonly mail: MailAdapter
-	readonly realtime: RealtimeAdapter
 	readonly accounts: AccountService
 }

@@ -5,7 +5,6 @@ import type { Env } from '#app/env.server'
 import { createDevMailbox } from '#app/mail/dev-mailbox.server'
 import { createSmtpMailer } from '#app/mail/smtp.server'
 import type { AccountService, AuthAdapter, MailAdapter, Platform } from '#app/platform/types'
-import { createSqlBroadcast } from '#app/platform/sql-broadcast.server'
 import { unavailableAccountService } from '#app/platform/unavailable-accounts.server'
 
 /**
@@ -20,11 +19,6 @@ export function createLocalPlatform(env: Env, db: Database): Platform {
 		auth,
 		accounts,
 		mail,
-		realtime: {
-			// The relay listens on the app's own port (same origin); see ARCHITECTURE.md.
-			clientConfig: (origin) => ({ url: `${origin}/realtime/v1`, apiKey: 'local' }),
-			broadcast: createSqlBroadcast(db),
-		},
 	}
 }
 

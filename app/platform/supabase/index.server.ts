@@ -4,7 +4,6 @@ import type { Env } from '#app/env.server'
 import { createSmtpMailer } from '#app/mail/smtp.server'
 import type { MailAdapter, Platform } from '#app/platform/types'
 import { createSupabaseAuth, type SupabaseAuthOptions } from './backend.server'
-import { createSqlBroadcast } from '#app/platform/sql-broadcast.server'
 
 export { SUPABASE_COOKIE_OPTIONS, createSupabaseServerClient } from './client.server'
 
@@ -62,9 +61,5 @@ export async function createSupabasePlatform(env: Env, db?: Database): Promise<P
 		auth,
 		mail,
 		accounts,
-		realtime: {
-			clientConfig: () => ({ url: env.SUPABASE_URL ?? '', apiKey: env.SUPABASE_ANON_KEY ?? '' }),
-			broadcast: createSqlBroadcast(db),
-		},
 	}
 }
