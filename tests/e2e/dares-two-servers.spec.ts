@@ -1,6 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
 import { expect, test } from '@playwright/test'
+import { RealtimeClient } from '@supabase/realtime-js'
 import pg from 'pg'
+import WebSocket from 'ws'
 import { freePort } from '../support/free-port'
 
 /**
@@ -11,6 +14,10 @@ import { freePort } from '../support/free-port'
  * resolved by the first one to start again, without any page being read; a
  * third passes with both running. Each is resolved once and paid (or
  * refunded) once, and the ledger balances.
+ *
+ * Also with two server processes: a visitor's session page shared by one
+ * until a change through the other, and a boost posted to one reaching a
+ * realtime-js subscriber of the other's relay (issue 11).
  *
  * Postgres only (PGlite is one process's database): playwright.config.ts
  * runs this spec in the postgres project alone. No browser: the servers'
@@ -254,6 +261,60 @@ test("a visitor's session page is rendered once and shared, each response with i
 		expect(after.age, 'shared again once rendered anew').toBe('0')
 		expect(after.html).toContain(dare('accepted'))
 	} finally {
+		await end()
+	}
+})
+
+test('a boost posted through one server reaches a realtime-js subscriber of the other: two processes, one Postgres (issue 11)', async () => {
+	test.setTimeout(120_000)
+	const { a, b, db, end } = await twoServers()
+	const client = { current: null as RealtimeClient | null }
+	try {
+		await a.start()
+		await b.start()
+		await db.connect()
+		const { rows } = await db.query<{ id: string }>(`select session_id as id from public.dares where id = $1`, [DEMO.open])
+		const sessionId = rows[0]!.id
+		// A visitor on B: its token from B's /api/realtime/token, B's relay, as the page does it.
+		const { token } = (await (await fetch(`${b.url}/api/realtime/token`)).json()) as { token: string }
+		client.current = new RealtimeClient(`${b.url.replace(/^http/, 'ws')}/realtime/v1`, { transport: WebSocket as never, params: { apikey: 'local' }, accessToken: async () => token })
+		await client.current.setAuth()
+		const pots: number[] = []
+		const channel = client.current.channel(`session_updates_${sessionId}`, { config: { private: true } })
+		channel.on('broadcast', { event: 'update' }, (message) => {
+			const dares = (message.payload as { sessionData: { dares: { id: string; pot: number }[] } }).sessionData.dares
+			const dare = dares.find((d) => d.id === DEMO.open)
+			if (dare) pots.push(dare.pot)
+		})
+		expect(await new Promise((resolve) => channel.subscribe((status) => status !== 'CLOSED' && resolve(status)))).toBe('SUBSCRIBED')
+
+		// Emre (a viewer in Mia's session) signs in on A, accepts the terms, and boosts the open dare (450) by 10 there, as his browser posts it.
+		await db.query(
+			`insert into public.consents (user_id, kind, version)
+			 select id, 'terms_of_service', app_private.current_document_version('terms_of_service') from auth.users where email = 'emre@demo.local'
+			 on conflict do nothing`,
+		)
+		const signIn = await fetch(`${a.url}/en/login`, {
+			method: 'POST',
+			redirect: 'manual',
+			headers: { 'content-type': 'application/x-www-form-urlencoded', origin: a.url },
+			body: new URLSearchParams({ email: 'emre@demo.local', password: 'dareboost-demo', redirectTo: '/en' }),
+		})
+		const cookie = signIn.headers
+			.getSetCookie()
+			.map((c) => c.split(';')[0])
+			.join('; ')
+		const boost = await fetch(`${a.url}/en/session/${sessionId}`, {
+			method: 'POST',
+			redirect: 'manual',
+			headers: { 'content-type': 'application/x-www-form-urlencoded', origin: a.url, cookie },
+			body: new URLSearchParams({ intent: 'boost', sessionId, dareId: DEMO.open, amount: '10', key: `two-servers:${randomUUID()}` }),
+		})
+		// Back to the dare (a refusal would go elsewhere: to sign in, to the shop, or without the anchor).
+		expect(boost.headers.get('location')).toBe(`/en/session/${sessionId}#dare-${DEMO.open}`)
+		await expect.poll(() => pots.at(-1), { message: 'the new pot, on the other server’s subscriber', timeout: 10_000, intervals: [50] }).toBe(460)
+	} finally {
+		client.current?.disconnect()
 		await end()
 	}
 })
