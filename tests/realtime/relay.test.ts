@@ -10,7 +10,7 @@ import { publishDocumentVersions } from '#app/db/published-documents.server'
 import { createRelay, type Relay, type RelayOptions } from '#app/modules/realtime/relay.server'
 import { sessionTopic, startBroadcaster, type SessionUpdate } from '#app/modules/realtime/broadcaster.server'
 import { mintRealtimeToken, realtimeKey, verifyRealtimeToken } from '#app/modules/realtime/tokens.server'
-import { LOCAL_API_KEY } from '#app/modules/realtime/use-live'
+import { LOCAL_API_KEY, realtimeOptions } from '#app/modules/realtime/use-live'
 import { claimsFor, describeEachDatabase } from '#tests/support/databases'
 import { liveSession, participant } from '#tests/support/dares'
 
@@ -207,6 +207,25 @@ describeEachDatabase('the realtime relay', (getDb) => {
 		}
 	})
 
+	test('the real client over vsn 1.0.0 (objects), and with no token of its own (the apikey parameter is its token)', async () => {
+		const db = getDb()
+		const session = await liveSession(db)
+		const updates: SessionUpdate[] = []
+		const v1 = new RealtimeClient(h.url, { transport: WebSocket as never, accessToken: anon, params: { apikey: LOCAL_API_KEY }, vsn: '1.0.0' })
+		clients.push(v1)
+		await v1.setAuth()
+		expect(await join(v1, sessionTopic(session.id), (u) => updates.push(u)).first).toBe('SUBSCRIBED')
+		h.relay.broadcast(sessionTopic(session.id), 'update', { seq: 1 })
+		await until(() => updates.length === 1)
+		// No access token: realtime-js joins with none, and the relay reads the apikey parameter as the token (as Supabase reads its anon key).
+		const keyOnly = new RealtimeClient(h.url, { transport: WebSocket as never, params: { apikey: await anon() } })
+		clients.push(keyOnly)
+		expect(await join(keyOnly, sessionTopic(session.id)).first).toBe('SUBSCRIBED')
+		const wrongKey = new RealtimeClient(h.url, { transport: WebSocket as never, params: { apikey: LOCAL_API_KEY } })
+		clients.push(wrongKey)
+		expect(await join(wrongKey, sessionTopic(session.id)).first).toBe('CHANNEL_ERROR')
+	})
+
 	test('a burst of joins on one socket counts against its channel limit while they are authorised; a leave meanwhile cancels the join', async () => {
 		const db = getDb()
 		const limited = await startHarness(db, 0, { limits: { channelsPerSocket: 3 } })
@@ -358,9 +377,20 @@ describeEachDatabase('the realtime relay', (getDb) => {
 	})
 })
 
-test("the browser's client keeps realtime-js's defaults: heartbeat 25 s, timeout 10 s, reconnect after 1, 2, 5, 10 s", () => {
-	const c = new RealtimeClient('ws://127.0.0.1:1/realtime/v1', { params: { apikey: LOCAL_API_KEY }, transport: WebSocket as never })
-	expect(c.heartbeatIntervalMs).toBe(25_000)
-	expect(c.timeout).toBe(10_000)
-	expect([1, 2, 3, 4, 5].map((tries) => c.reconnectAfterMs(tries))).toEqual([1000, 2000, 5000, 10_000, 10_000])
+test("the browser's client keeps realtime-js's defaults: heartbeat 25 s, timeout 10 s, reconnect after 1, 2, 5, 10 s, a push buffer of 100", () => {
+	// The page's options (use-live.ts), with Node's WebSocket: nothing else differs from the browser's client.
+	const c = new RealtimeClient('ws://127.0.0.1:1/realtime/v1', { ...realtimeOptions(async () => null, LOCAL_API_KEY), transport: WebSocket as never })
+	try {
+		expect(c.heartbeatIntervalMs).toBe(25_000)
+		expect(c.timeout).toBe(10_000)
+		expect([1, 2, 3, 4, 5].map((tries) => c.reconnectAfterMs(tries))).toEqual([1000, 2000, 5000, 10_000, 10_000])
+		// Pushes while not joined wait in the channel's buffer, the oldest dropped past 100.
+		const channel = c.channel('buffered', { config: { private: true } })
+		channel.subscribe()
+		const adapter = (channel as unknown as { channelAdapter: { push(event: string, payload: object): void; channel: { pushBuffer: unknown[] } } }).channelAdapter
+		for (let i = 0; i < 150; i++) adapter.push('broadcast', { i })
+		expect(adapter.channel.pushBuffer).toHaveLength(100)
+	} finally {
+		c.disconnect()
+	}
 })

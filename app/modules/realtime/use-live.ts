@@ -35,6 +35,15 @@ export function realtimeEndpoint(env: Pick<PublicEnv, 'PLATFORM' | 'SUPABASE_URL
 let shared: { who: string; client: Promise<RealtimeClient> } | null = null
 
 /** The tab's client for `who` (a user id, or 'anon'): a new one when the person changed (sign-in, sign-out). */
+/**
+ * The options the page gives realtime-js: the token and the API key, nothing
+ * else, so the heartbeat (25 s), the timeout (10 s), the reconnect steps (1,
+ * 2, 5, 10 s) and the push buffer (100) stay the library's (a test holds them).
+ */
+export function realtimeOptions(accessToken: () => Promise<string | null>, apiKey: string) {
+	return { accessToken, params: { apikey: apiKey } }
+}
+
 function clientFor(who: string, endpoint: { url: string; apiKey: string }): Promise<RealtimeClient> {
 	if (shared?.who === who) return shared.client
 	const previous = shared
@@ -50,7 +59,7 @@ function clientFor(who: string, endpoint: { url: string; apiKey: string }): Prom
 	const client = (async () => {
 		if (previous) (await previous.client.catch(() => null))?.disconnect()
 		const { RealtimeClient } = await import('@supabase/realtime-js')
-		const created = new RealtimeClient(endpoint.url, { accessToken, params: { apikey: endpoint.apiKey } })
+		const created = new RealtimeClient(endpoint.url, realtimeOptions(accessToken, endpoint.apiKey))
 		// The join carries the token: have it before the first subscription.
 		await created.setAuth()
 		return created
