@@ -34,7 +34,6 @@ export function realtimeEndpoint(env: Pick<PublicEnv, 'PLATFORM' | 'SUPABASE_URL
 
 let shared: { who: string; client: Promise<RealtimeClient> } | null = null
 
-/** The tab's client for `who` (a user id, or 'anon'): a new one when the person changed (sign-in, sign-out). */
 /**
  * The options the page gives realtime-js: the token and the API key, nothing
  * else, so the heartbeat (25 s), the timeout (10 s), the reconnect steps (1,
@@ -44,6 +43,7 @@ export function realtimeOptions(accessToken: () => Promise<string | null>, apiKe
 	return { accessToken, params: { apikey: apiKey } }
 }
 
+/** The tab's client for `who` (a user id, or 'anon'): a new one when the person changed (sign-in, sign-out). */
 function clientFor(who: string, endpoint: { url: string; apiKey: string }): Promise<RealtimeClient> {
 	if (shared?.who === who) return shared.client
 	const previous = shared
