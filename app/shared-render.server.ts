@@ -79,14 +79,17 @@ export interface SharedRenderHint {
 
 export const sharedRenderContext = createContext<SharedRenderHint | null>(null)
 
+/** Where a loader may offer its page: null for a signed-in viewer, or a request that cannot be shared. */
+export function visitorShareHint(context: Readonly<RouterContextProvider>): SharedRenderHint | null {
+	return context.get(viewerContext) ? null : context.get(sharedRenderContext)
+}
+
 /**
  * A loader's word that its page, as a visitor gets it, is the same for every
  * visitor of its address (and what outdates it, if more than its age).
- * Nothing for a signed-in viewer, nor for a request that cannot be shared.
  */
 export function offerToVisitors(context: Readonly<RouterContextProvider>, offer: SharedRenderOffer = {}) {
-	if (context.get(viewerContext)) return
-	context.get(sharedRenderContext)?.offer(offer)
+	visitorShareHint(context)?.offer(offer)
 }
 
 /** The parts of a request that decide whether it may be shared, and with whom. */
@@ -167,7 +170,8 @@ export function createSharedRenders({
 	}
 
 	function served(entry: Entry): SharedPage {
-		const formKey = randomUUID()
+		// A new form key only for a page that has one (the session page's).
+		const formKey = entry.slots.includes('formKey') ? randomUUID() : ''
 		return {
 			age: Math.floor((now() - entry.startedAt) / 1000),
 			status: entry.status,

@@ -8,7 +8,7 @@ import { readOwnBalance } from '#app/modules/wallet/service.server'
 import type { Queryable } from '#app/db/database.server'
 import { queryAsViewer } from '#app/utils/db.server'
 import type { StreamPlatform } from './schemas'
-import { sharedRenderContext } from '#app/shared-render.server'
+import { visitorShareHint } from '#app/shared-render.server'
 import {
 	getChannelSession,
 	getLinkedChannels,
@@ -32,7 +32,7 @@ export async function loadSessionPage(request: Request, context: Readonly<Router
 	const { env } = context.get(servicesContext)
 	const url = new URL(request.url)
 	// Set when a visitor's page may be shared (app/shared-render.server.ts).
-	const shared = viewer ? null : context.get(sharedRenderContext)
+	const shared = visitorShareHint(context)
 	const found = await queryAsViewer(context, async (tx) => {
 		const session: SessionSummary | null =
 			'id' in lookup ? await getSessionById(tx, lookup.id) : await getChannelSession(tx, lookup.platform, lookup.channel)
