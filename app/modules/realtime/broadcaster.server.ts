@@ -122,10 +122,8 @@ export async function startBroadcaster({
 	const holder = randomUUID()
 	let leader = !exclusive
 	let leaseCheckedAt = -Infinity
-	/** When each pending topic was marked (a follower keeps a lease period's worth, for when it takes over). */
-	const markedAt = new Map<string, number>()
-	/** Topics with marks not yet published, and their update's `seq`. */
-	const pending = new Map<string, number>()
+	/** Topics with marks not yet published, their update's `seq`, and when last marked (a follower keeps a lease period's worth, for when it takes over). */
+	const pending = new Map<string, { seq: number; at: number }>()
 	/** The `seq` each topic was last published with, while a late mark may still come (GAP_WAIT_MS). */
 	const published = new Map<string, { seq: number; at: number }>()
 	/** When each topic was last published (entries older than intervalMs are dropped). */
@@ -167,8 +165,7 @@ export async function startBroadcaster({
 				for (const [topic, seq] of highest) {
 					if (listened && !listened.has(topic)) continue
 					// A mark that committed late (below the topic's last update) goes out with that update's seq: as new, not older.
-					pending.set(topic, Math.max(pending.get(topic) ?? 0, published.get(topic)?.seq ?? 0, seq))
-					markedAt.set(topic, now)
+					pending.set(topic, { seq: Math.max(pending.get(topic)?.seq ?? 0, published.get(topic)?.seq ?? 0, seq), at: now })
 				}
 			}
 			if (exclusive && now - leaseCheckedAt >= leaseRenewMs) {
@@ -177,19 +174,14 @@ export async function startBroadcaster({
 				leader = lease.rows[0]?.held === true
 			}
 			if (!leader) {
-				for (const [topic, at] of markedAt) {
-					if (now - at <= LEASE_SECONDS * 1000 + leaseRenewMs) continue
-					markedAt.delete(topic)
-					pending.delete(topic)
-				}
+				for (const [topic, { at }] of pending) if (now - at > LEASE_SECONDS * 1000 + leaseRenewMs) pending.delete(topic)
 			}
 			for (const [id, since] of gaps) if (now - since > GAP_WAIT_MS) gaps.delete(id)
 			for (const [topic, last] of published) if (now - last.at > GAP_WAIT_MS) published.delete(topic)
 			for (const [topic, sent] of lastSent) if (now - sent >= intervalMs) lastSent.delete(topic)
-			for (const [topic, seq] of pending) {
+			for (const [topic, { seq }] of pending) {
 				if (!leader || lastSent.has(topic) || stopped) continue
 				pending.delete(topic)
-				markedAt.delete(topic)
 				lastSent.set(topic, Date.now())
 				published.set(topic, { seq, at: now })
 				const session = SESSION_TOPIC.exec(topic)?.[1]
