@@ -9,7 +9,7 @@ import { RateLimiter } from '#app/modules/account/rate-limit.server'
 import { isOAuthProvider, TOTP_CODE } from '#app/modules/account/rules.server'
 import { createAccountService } from '#app/modules/account/service.server'
 import type { AccountService, AuthAdapter, MailAdapter, OAuthProvider, SignInMethod, Viewer } from '#app/platform/types'
-import { cookieNames } from '#app/utils/cookies'
+import { cookieNames, cookiePairs } from '#app/utils/cookies'
 import { BackgroundTasks } from './background.server'
 import { AUTH_BASE_PATH, CLIENT_IP_HEADER, createBetterAuth, type LocalBetterAuth } from './better-auth.server'
 import { runInCallContext } from './call-context.server'
@@ -542,10 +542,9 @@ function hasSessionCookie(request: Request): boolean {
 }
 
 function withoutSessionCookies(cookieHeader: string): string {
-	return cookieHeader
-		.split(';')
-		.map((part) => part.trim())
-		.filter((part) => part && !SESSION_COOKIE.test(part.slice(0, part.indexOf('=') >>> 0)))
+	return cookiePairs(cookieHeader)
+		.filter(([name]) => !SESSION_COOKIE.test(name))
+		.map(([name, value]) => (name === '' ? value : `${name}=${value}`))
 		.join('; ')
 }
 
