@@ -92,6 +92,11 @@ async function otherSchemas(db: Queryable): Promise<string[]> {
 	return rows.map((r) => r.nspname)
 }
 
+/** A dare's columns both API roles read: every one but the creating request's key (idempotency_key). */
+const DARE_COLUMNS_READ = ['accepted_at', 'author_id', 'created_at', 'description', 'id', 'resolved_at', 'reward', 'session_id', 'status', 'voting_ends_at'].map(
+	(column) => `table public.dares (${column}): SELECT`,
+)
+
 /**
  * What the API roles may do in the schemas the Data API serves. Any change
  * to a grant, a column grant, a function's EXECUTE (PUBLIC's included) or a
@@ -108,17 +113,7 @@ const EXPOSED_ACL: Record<(typeof API_ROLES)[number], string[]> = {
 		'function public.session_dares(p_session_id uuid): EXECUTE (security definer)',
 		'function public.session_totals(p_session_id uuid): EXECUTE (security definer)',
 		'schema public: USAGE',
-		// Every column but the creating request's key (idempotency_key).
-		'table public.dares (accepted_at): SELECT',
-		'table public.dares (author_id): SELECT',
-		'table public.dares (created_at): SELECT',
-		'table public.dares (description): SELECT',
-		'table public.dares (id): SELECT',
-		'table public.dares (resolved_at): SELECT',
-		'table public.dares (reward): SELECT',
-		'table public.dares (session_id): SELECT',
-		'table public.dares (status): SELECT',
-		'table public.dares (voting_ends_at): SELECT',
+		...DARE_COLUMNS_READ,
 		'table public.published_documents: SELECT',
 		'table public.sessions: SELECT',
 		'view public.public_profiles: SELECT',
@@ -149,17 +144,7 @@ const EXPOSED_ACL: Record<(typeof API_ROLES)[number], string[]> = {
 		'table public.boosts: SELECT',
 		'table public.consents: SELECT',
 		'table public.creator_profiles: SELECT',
-		// Every column but the creating request's key (idempotency_key).
-		'table public.dares (accepted_at): SELECT',
-		'table public.dares (author_id): SELECT',
-		'table public.dares (created_at): SELECT',
-		'table public.dares (description): SELECT',
-		'table public.dares (id): SELECT',
-		'table public.dares (resolved_at): SELECT',
-		'table public.dares (reward): SELECT',
-		'table public.dares (session_id): SELECT',
-		'table public.dares (status): SELECT',
-		'table public.dares (voting_ends_at): SELECT',
+		...DARE_COLUMNS_READ,
 		'table public.profiles (id): INSERT',
 		'table public.profiles (username): INSERT, UPDATE',
 		'table public.profiles: SELECT',
