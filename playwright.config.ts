@@ -3,12 +3,21 @@ import { findChromium } from './tests/support/chromium.js'
 import { DECIDED_STORAGE_STATE } from './tests/e2e/support/consent'
 
 /**
- * End-to-end tests run against the production build (`npm run build` first)
- * in Chromium (CHROMIUM_PATH, else Debian's, else Playwright's own:
- * tests/support/chromium.js). Every journey runs twice: with JavaScript on and off.
- * With TEST_DATABASE_URL set, the whole matrix runs again against an app
- * backed by that Postgres server (a fresh database), next to the one on
- * embedded PGlite.
+ * End-to-end tests: what only a browser shows, against the production build
+ * (`npm run build` first) in Chromium (CHROMIUM_PATH, else Debian's, else
+ * Playwright's own: tests/support/chromium.js), on the embedded default
+ * (PGlite). The matrix follows need (docs/decisions/043-tests-by-need.md):
+ *
+ *  - `js`: every spec, desktop, JavaScript on;
+ *  - `nojs`: the form journeys again with JavaScript off (every form works
+ *    without it, and the page's answers differ);
+ *  - `phone-js`, `phone-nojs`: the layout specs at 390 px;
+ *  - `postgres`: the specs that need server processes of their own on one
+ *    Postgres server (with TEST_DATABASE_URL); they start them themselves.
+ *
+ * What a request shows (status, headers, HTML, redirects) is tested in
+ * Vitest against the same build (tests/http), on both databases; SQL rules in
+ * Vitest on both databases (tests/sql).
  */
 const CHROMIUM_ARGS = [
 	'--headless',
@@ -21,48 +30,47 @@ const CHROMIUM_ARGS = [
 	'--disable-sync',
 ]
 
-const servers = [{ name: 'pglite', port: Number(process.env.E2E_PORT ?? 3101) }]
-if (process.env.TEST_DATABASE_URL) servers.push({ name: 'postgres', port: servers[0]!.port + 1 })
+const port = Number(process.env.E2E_PORT ?? 3101)
 
-/** Specs about the rendered page alone, not its data: run once, on PGlite with JavaScript. */
-const PAGE_ONLY = /(a11y|bundle|layout-shift|screenshots|theme)\.spec\.ts$/
+/** Journeys through forms: run with JavaScript on and off. */
+const FORM_JOURNEYS = /\/(accounts|auth-dialog|channels|consent|dares|flash|oauth|overlay|resend|sessions|settings|shop)\.spec\.ts$/
 
-/** Specs that start server processes of their own on the Postgres server: run once, in the postgres project. */
-const POSTGRES_ONLY = /dares-two-servers\.spec\.ts$/
+/** Specs about the small-screen layout: run at phone width too. */
+const LAYOUT = /\/header\.spec\.ts$/
 
-/** The phone-sized projects run the specs about the small-screen layout only. */
-const PHONE = { viewport: { width: 390, height: 844 }, testMatch: /header\.spec\.ts$/ }
+/** Specs that start server processes of their own on the Postgres server. */
+const POSTGRES_ONLY = /\/dares-two-servers\.spec\.ts$/
 
-const projects: Project[] = servers.flatMap((server) =>
-	[false, true].flatMap((phone) =>
-		[true, false].map((javaScriptEnabled) => ({
-			name: `${server.name}${phone ? '-phone' : ''}-${javaScriptEnabled ? 'js' : 'nojs'}`,
-			...(phone ? { testMatch: PHONE.testMatch } : {}),
-			// Tests about one mode only are tagged @js-only or @nojs-only and run only there.
-			grepInvert: javaScriptEnabled ? /@nojs-only/ : /@js-only/,
-			...(phone
-				? {}
-				: {
-						testIgnore: [
-							...(server.name !== 'pglite' || !javaScriptEnabled ? [PAGE_ONLY] : []),
-							...(server.name !== 'postgres' || !javaScriptEnabled ? [POSTGRES_ONLY] : []),
-						],
-					}),
-			use: {
-				browserName: 'chromium' as const,
-				baseURL: `http://127.0.0.1:${server.port}`,
-				javaScriptEnabled,
-				locale: 'en-US',
-				...(phone ? { viewport: PHONE.viewport, isMobile: true, hasTouch: true } : {}),
-				launchOptions: {
-					// undefined: Playwright's default, which reports how to install it.
-					executablePath: findChromium().path,
-					args: CHROMIUM_ARGS,
-				},
+const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true }
+
+function project(name: string, javaScriptEnabled: boolean, select: Pick<Project, 'testMatch' | 'testIgnore'>, use: Project['use'] = {}): Project {
+	return {
+		name,
+		...select,
+		// Tests about one mode only are tagged @js-only or @nojs-only and run only there.
+		grepInvert: javaScriptEnabled ? /@nojs-only/ : /@js-only/,
+		use: {
+			browserName: 'chromium' as const,
+			baseURL: `http://127.0.0.1:${port}`,
+			javaScriptEnabled,
+			locale: 'en-US',
+			launchOptions: {
+				// undefined: Playwright's default, which reports how to install it.
+				executablePath: findChromium().path,
+				args: CHROMIUM_ARGS,
 			},
-		})),
-	),
-)
+			...use,
+		},
+	}
+}
+
+const projects: Project[] = [
+	project('js', true, { testIgnore: POSTGRES_ONLY }),
+	project('nojs', false, { testMatch: FORM_JOURNEYS }),
+	project('phone-js', true, { testMatch: LAYOUT }, PHONE),
+	project('phone-nojs', false, { testMatch: LAYOUT }, PHONE),
+	...(process.env.TEST_DATABASE_URL ? [project('postgres', true, { testMatch: POSTGRES_ONLY })] : []),
+]
 
 export default defineConfig({
 	testDir: './tests/e2e',
@@ -70,20 +78,22 @@ export default defineConfig({
 	fullyParallel: true,
 	forbidOnly: !!process.env.CI,
 	retries: 0,
+	// Two cores run two browsers, the server and its database at once.
 	workers: 2,
 	reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
-	// Two cores run two browsers, two servers and their databases at once.
 	timeout: 60_000,
 	expect: { timeout: 10_000 },
 	// The cookie choice is made (tests/e2e/support/consent.ts); consent.spec.ts starts without it.
-	use: { trace: 'retain-on-failure', storageState: DECIDED_STORAGE_STATE },
+	// A trace records every step of every test, a tenth of the suite's time on two cores: kept for
+	// local runs; CI keeps a screenshot of a failure (and the failing spec can be run again with a trace).
+	use: { trace: process.env.CI ? 'off' : 'retain-on-failure', screenshot: 'only-on-failure', storageState: DECIDED_STORAGE_STATE },
 	projects,
-	webServer: servers.map((server) => ({
-		command: `node tests/e2e/support/start-server.js ${server.name} ${server.port}`,
-		url: `http://127.0.0.1:${server.port}/en`,
+	webServer: {
+		command: `node tests/support/start-server.js pglite ${port}`,
+		url: `http://127.0.0.1:${port}/en`,
 		reuseExistingServer: false,
 		timeout: 120_000,
 		stdout: 'pipe' as const,
 		stderr: 'pipe' as const,
-	})),
+	},
 })

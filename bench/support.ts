@@ -22,10 +22,10 @@ async function waitFor(url: string) {
 	throw new Error(`${url} did not answer`)
 }
 
-/** `npm run build` first. The server as the end-to-end tests start it (tests/e2e/support/start-server.js). */
+/** `npm run build` first. The server as the end-to-end tests start it (tests/support/start-server.js). */
 export async function startDemoServer(): Promise<{ base: string; stop: () => void; child: ChildProcess }> {
 	const port = await freePort()
-	const child = spawn(process.execPath, ['tests/e2e/support/start-server.js', 'pglite', String(port)], { stdio: ['ignore', 'ignore', 'inherit'] })
+	const child = spawn(process.execPath, ['tests/support/start-server.js', 'pglite', String(port)], { stdio: ['ignore', 'ignore', 'inherit'] })
 	const base = `http://127.0.0.1:${port}`
 	await waitFor(`${base}/en`)
 	return { base, child, stop: () => child.kill('SIGTERM') }

@@ -1,12 +1,12 @@
 import { expect, test } from '@playwright/test'
 import { clearCookiesButConsent } from './support/consent'
-import { signIn, signUpAndConfirm } from './support/accounts'
-import { tr } from './support/i18n'
+import { confirmedAccount, signIn, signUpAndConfirm } from './support/accounts'
+import { inOneMode, tr } from './support/i18n'
 import { DEMO_USERS } from '../../app/db/seed.server'
 import { latestMailLink, uniqueEmail } from './support/mailbox'
 
-for (const lang of ['en', 'de'] as const) {
-	test.describe(`accounts (${lang})`, () => {
+for (const [index, lang] of (['en', 'de'] as const).entries()) {
+	test.describe(`accounts (${lang})`, inOneMode(index), () => {
 		test('sign up, confirm by mail, choose a username, accept the terms, sign out', async ({ page }) => {
 			const email = uniqueEmail(`signup-${lang}`)
 			const password = 'correct horse 1'
@@ -36,7 +36,7 @@ for (const lang of ['en', 'de'] as const) {
 
 		test('a wrong password is refused with a translated message, and the password is not echoed', async ({ page }) => {
 			const email = uniqueEmail(`wrong-${lang}`)
-			await signUpAndConfirm(page, lang, email, 'right password')
+			await confirmedAccount(page, lang, email, 'right password')
 			await clearCookiesButConsent(page.context())
 			await signIn(page, lang, email, 'wrong password')
 			await expect(page.getByText(tr(lang, 'errors.error-invalid-credentials'))).toBeVisible()
@@ -58,7 +58,7 @@ for (const lang of ['en', 'de'] as const) {
 
 		test('password reset by mail, then sign in with the new password', async ({ page }) => {
 			const email = uniqueEmail(`reset-${lang}`)
-			await signUpAndConfirm(page, lang, email, 'old password')
+			await confirmedAccount(page, lang, email, 'old password')
 			await clearCookiesButConsent(page.context())
 			await page.goto(`/${lang}/password-reset`)
 			await page.getByLabel(tr(lang, 'auth.email')).fill(email)
@@ -83,7 +83,7 @@ test('reset answers the same for an unknown address', async ({ page }) => {
 })
 
 test('closing the username dialog unfinished explains why, keeps it open and offers deletion', async ({ page }, testInfo) => {
-	await signUpAndConfirm(page, 'en', uniqueEmail('escape'), 'secret123')
+	await confirmedAccount(page, 'en', uniqueEmail('escape'), 'secret123')
 	await page.goto('/en')
 	const dialog = page.getByRole('dialog')
 	await expect(dialog.getByRole('heading', { name: tr('en', 'account.complete-title') })).toBeVisible()
@@ -108,7 +108,7 @@ test('closing the username dialog unfinished explains why, keeps it open and off
 })
 
 test('the username is checked while typing: taken, invalid, available', async ({ page }, testInfo) => {
-	await signUpAndConfirm(page, 'de', uniqueEmail('avail'), 'secret123')
+	await confirmedAccount(page, 'de', uniqueEmail('avail'), 'secret123')
 	await page.goto('/de')
 	const dialog = page.getByRole('dialog')
 	const input = dialog.getByRole('textbox', { name: tr('de', 'account.username') })
@@ -129,7 +129,7 @@ test('the username is checked while typing: taken, invalid, available', async ({
 })
 
 test('a username typed before the page has hydrated is kept, checked and saved @js-only', async ({ page }) => {
-	await signUpAndConfirm(page, 'en', uniqueEmail('early'), 'secret123')
+	await confirmedAccount(page, 'en', uniqueEmail('early'), 'secret123')
 	// The page's scripts arrive late (a slow phone): the dialog is the server's HTML meanwhile.
 	let release: () => void = () => {}
 	const scriptsHeld = new Promise<void>((resolve) => (release = resolve))
@@ -151,7 +151,7 @@ test('a username typed before the page has hydrated is kept, checked and saved @
 
 test('declining the terms records nothing, says why and offers account deletion', async ({ page }, testInfo) => {
 	const lang = 'tr'
-	await signUpAndConfirm(page, lang, uniqueEmail('decline'), 'secret123')
+	await confirmedAccount(page, lang, uniqueEmail('decline'), 'secret123')
 	await page.goto(`/${lang}`)
 	const dialog = page.getByRole('dialog')
 	await dialog.getByLabel(tr(lang, 'account.username')).fill(`decl_${Date.now().toString(36)}`)

@@ -1,13 +1,13 @@
 import { expect, test } from '@playwright/test'
 import { clearCookiesButConsent } from './support/consent'
-import { signUpAndConfirm } from './support/accounts'
+import { confirmedAccount } from './support/accounts'
 import { tr } from './support/i18n'
 import { uniqueEmail } from './support/mailbox'
 
 test('Sign in opens the dialog with JavaScript, the page without; errors show in place, success stays on the page', async ({ page }, testInfo) => {
 	const javaScript = testInfo.project.use.javaScriptEnabled !== false
 	const email = uniqueEmail('dialog')
-	await signUpAndConfirm(page, 'es', email, 'secret123')
+	await confirmedAccount(page, 'es', email, 'secret123')
 	await clearCookiesButConsent(page.context())
 
 	await page.goto('/es/terms')

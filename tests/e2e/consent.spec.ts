@@ -11,7 +11,7 @@ import { expectToast } from './support/toasts'
  * vanilla-cookieconsent settings) and without (the server-rendered banner,
  * whose buttons are form posts to /consent). Every test starts as a new
  * visitor. Analytics are configured on the e2e servers, with a PostHog
- * stand-in on loopback behind the relay (support/analytics-upstream.js).
+ * stand-in on loopback behind the relay (tests/support/analytics-upstream.js).
  */
 const test = base.extend<object, object>({
 	// PostHog drops events from browsers that say they are automated (the

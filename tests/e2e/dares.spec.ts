@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from '@playwright/test'
-import { readyAccount, signUpAndConfirm, type Lang } from './support/accounts'
+import { confirmedAccount, readyAccount, type Lang } from './support/accounts'
 import { jsOn, numberInput, startLiveSession, twitchCreator } from './support/creators'
 import { tr } from './support/i18n'
 import { uniqueEmail } from './support/mailbox'
@@ -178,7 +178,7 @@ test('a visitor who writes a dare is asked to sign in first (the dialog with Jav
 
 test('a signed-in viewer who still owes a step is refused by the database and sent to that step: the username, then the terms', async ({ page, baseURL }) => {
 	const sessionPage = '/en/twitch/mia_plays'
-	await signUpAndConfirm(page, 'en', uniqueEmail('owing'), 'secret123')
+	await confirmedAccount(page, 'en', uniqueEmail('owing'), 'secret123')
 	await page.goto(sessionPage)
 	const sessionId = await page.locator('input[name="sessionId"]').first().getAttribute('value')
 	// The page keeps its forms behind the forced dialog: post as a client that ignores it.

@@ -1,15 +1,17 @@
 import { expect, test, type Locator, type Page } from '@playwright/test'
-import { DEMO_SESSIONS } from '../../app/db/seed.server'
 import { UNDECIDED_STORAGE_STATE } from './support/consent'
-import { twitchCreator } from './support/creators'
 import { tr } from './support/i18n'
 
 /**
- * Every dialog works with the keyboard alone (issue 12): opened with Enter
- * from its trigger, focus moves into it and Tab keeps it there, Escape
- * closes it and focus returns to the trigger. Without JavaScript these are
- * pages (their journeys run in both modes elsewhere), so only the projects
- * with JavaScript run this file.
+ * Dialogs with the keyboard alone (issue 12), in a real browser: opened with
+ * Enter from its trigger, focus moves into it and Tab keeps it there, Escape
+ * closes it and focus returns to the trigger. Both kinds the app has: its own
+ * modal <dialog> (the sign-in dialog) and the cookie library's. That every
+ * dialog is opened as a modal, named, closed and its trigger kept is tested
+ * per component (auth-dialog.test.tsx, start-session-button.test.tsx,
+ * cookie-banner.test.tsx); focus and Tab are the browser's, so they are here.
+ * Without JavaScript these are pages (their journeys run in both modes
+ * elsewhere), so only the projects with JavaScript run this file.
  */
 test.describe.configure({ mode: 'parallel' })
 
@@ -57,17 +59,6 @@ test.describe('dialogs with the keyboard alone', { tag: '@js-only' }, () => {
 		)
 	})
 
-	test('de: the sign-in dialog a visitor gets on a session page', async ({ page }) => {
-		const live = DEMO_SESSIONS.miaLive
-		await page.goto(`/de/${live.platform}/${live.channel}`)
-		await page.waitForLoadState('networkidle')
-		await keyboardRoundTrip(
-			page,
-			page.getByRole('button', { name: tr('de', 'sessions.join-sign-in') }),
-			page.getByRole('dialog', { name: tr('de', 'pages.login.title') }),
-		)
-	})
-
 	test.describe('before the cookie choice', () => {
 		test.use({ storageState: UNDECIDED_STORAGE_STATE })
 		test('de: the cookie settings from the footer', async ({ page }) => {
@@ -83,38 +74,5 @@ test.describe('dialogs with the keyboard alone', { tag: '@js-only' }, () => {
 				page.getByRole('dialog', { name: tr('de', 'consent.settings-title') }),
 			)
 		})
-
-		test('de: focus returns to the footer button even when it moved while the settings were loading', async ({ page }) => {
-			// A slow connection: the settings' chunk comes a second and a half after it is asked for.
-			await page.route(/\/assets\/manager\.client-[\w-]+\.js$/, async (route) => {
-				await new Promise((resolve) => setTimeout(resolve, 1500))
-				await route.continue()
-			})
-			await page.goto('/de/imprint')
-			const trigger = page.getByRole('contentinfo').getByRole('button', { name: tr('de', 'consent.settings-link') })
-			await trigger.focus()
-			await page.keyboard.press('Enter')
-			// While the chunk loads, the focus goes elsewhere (the banner, when it
-			// appears, takes it too); the library alone returned it there.
-			await page.getByRole('contentinfo').getByRole('link').first().focus()
-			const dialog = page.getByRole('dialog', { name: tr('de', 'consent.settings-title') })
-			await expect(dialog).toBeVisible()
-			await expect.poll(() => dialog.evaluate((node) => node.contains(document.activeElement))).toBe(true)
-			await page.keyboard.press('Escape')
-			await expect(dialog).toBeHidden()
-			await expect(trigger).toBeFocused()
-		})
-	})
-
-	test('en: the start-session dialog of a creator', async ({ page }) => {
-		await twitchCreator(page, 'en', 'kbd')
-		await page.goto('/en')
-		await page.waitForLoadState('networkidle')
-		const cta = page.getByRole('region', { name: tr('en', 'home.cta-title') })
-		await keyboardRoundTrip(
-			page,
-			cta.getByRole('button', { name: tr('en', 'sessions.start') }),
-			page.getByRole('dialog', { name: tr('en', 'sessions.start-title') }),
-		)
 	})
 })

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
-import { signUpAndConfirm } from './support/accounts'
+import { confirmedAccount } from './support/accounts'
 import { tr } from './support/i18n'
 import { uniqueEmail } from './support/mailbox'
 
@@ -43,12 +43,8 @@ for (const lang of ['en', 'de'] as const) {
 }
 
 test('before a username exists, a long address never pushes "Sign out" off the screen', async ({ page }) => {
-	const phoneSize = page.viewportSize()!
-	// Signing up happens on a wide screen (the helper expects the wide header's "Sign out").
-	await page.setViewportSize({ width: 1440, height: 900 })
 	const email = uniqueEmail('header-with-a-rather-long-address-for-a-phone')
-	await signUpAndConfirm(page, 'de', email, 'secret123')
-	await page.setViewportSize(phoneSize)
+	await confirmedAccount(page, 'de', email, 'secret123')
 	// A page without the username dialog, so the header is the thing to use.
 	await page.goto('/de/privacy')
 	await expectOneRowWithoutOverflow(page)

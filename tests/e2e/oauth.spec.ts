@@ -2,12 +2,12 @@ import { randomBytes } from 'node:crypto'
 import { expect, test, type Page } from '@playwright/test'
 import { clearCookiesButConsent } from './support/consent'
 import { readyAccount } from './support/accounts'
-import { tr, type LANGS } from './support/i18n'
+import { inOneMode, type LANGS, tr } from './support/i18n'
 
 /**
  * Google and Twitch sign-in end to end. The real providers are outside this
  * machine, so the server under test talks to OpenID Connect stand-ins on
- * loopback (the `oidc-provider` package; tests/e2e/support/identity-providers.js,
+ * loopback (the `oidc-provider` package; tests/support/identity-providers.js,
  * started by start-server.js): the browser really goes to the provider,
  * signs in on its login page, allows the consent, and comes back through the
  * app's callback with a code the app exchanges and an ID token it verifies.
@@ -77,8 +77,8 @@ async function expectRefused(page: Page, lang: Lang) {
 	expect(cookies.filter((c) => c.name.includes('session_token'))).toEqual([])
 }
 
-for (const lang of ['en', 'de'] as const) {
-	test.describe(`Google and Twitch sign-in (${lang})`, () => {
+for (const [index, lang] of (['en', 'de'] as const).entries()) {
+	test.describe(`Google and Twitch sign-in (${lang})`, inOneMode(index), () => {
 		test('Twitch: provider login, back on /confirm signed in, then the username dialog', async ({ page }) => {
 			await continueWith(page, lang, 'Twitch')
 			await signInAtProvider(page, 'Twitch', providerUsername('tw'))

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test'
-import { tr } from './support/i18n'
+import { inOneMode, tr } from './support/i18n'
 import { uniqueEmail } from './support/mailbox'
 
 /** The no-JavaScript "from hh:mm:ss UTC (in n seconds)" line; `seconds` is a regular expression (group 2). */
@@ -8,8 +8,8 @@ function fromPattern(lang: 'en' | 'es', seconds: string) {
 	return new RegExp(escaped.replace('\\{\\{time\\}\\}', '(.+ UTC)').replace('\\{\\{seconds\\}\\}', `(${seconds})`))
 }
 
-for (const lang of ['en', 'es'] as const) {
-	test(`${lang}: the resend button waits out a 60-second countdown, and the server enforces it too`, async ({ page }, testInfo) => {
+for (const [index, lang] of (['en', 'es'] as const).entries()) {
+	test(`${lang}: the resend button waits out a 60-second countdown, and the server enforces it too`, inOneMode(index), async ({ page }, testInfo) => {
 		const javaScript = testInfo.project.use.javaScriptEnabled !== false
 		if (javaScript) await page.clock.install()
 		const email = uniqueEmail(`resend-${lang}`)

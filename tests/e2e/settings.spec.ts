@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test'
 import { clearCookiesButConsent } from './support/consent'
 import { totp } from '../auth/support/totp'
 import { readyAccount, signIn } from './support/accounts'
-import { tr } from './support/i18n'
+import { inOneMode, tr } from './support/i18n'
 
 test('a page that needs an account sends a visitor to sign in, and back after it', async ({ page }) => {
 	const { email, password } = await readyAccount(page, 'en', 'redirect')
@@ -14,8 +14,8 @@ test('a page that needs an account sends a visitor to sign in, and back after it
 	await expect(page.getByRole('heading', { level: 1 })).toHaveText(tr('en', 'pages.settings.title'))
 })
 
-for (const lang of ['en', 'tr'] as const) {
-	test(`${lang}: two-factor sign-in: enrol with a code, then sign in with the next one`, async ({ page }) => {
+for (const [index, lang] of (['en', 'tr'] as const).entries()) {
+	test(`${lang}: two-factor sign-in: enrol with a code, then sign in with the next one`, inOneMode(index), async ({ page }) => {
 		const { email, password, username } = await readyAccount(page, lang, `totp${lang}`)
 		await page.goto(`/${lang}/settings`)
 		await expect(page.getByText(tr(lang, 'settings.totp-off'))).toBeVisible()

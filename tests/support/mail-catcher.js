@@ -3,7 +3,7 @@
 // and the tests read the mails, and the links in them, back from here.
 //
 // Plain JavaScript (types in mail-catcher.d.ts): the Vitest suites import it,
-// and so does tests/e2e/support/start-server.js, which runs in plain Node and
+// and so does tests/support/start-server.js, which runs in plain Node and
 // serves what it caught to the Playwright tests over HTTP.
 import { SMTPServer } from 'smtp-server'
 

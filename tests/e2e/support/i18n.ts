@@ -20,3 +20,14 @@ export function tr(locale: Locale, key: string, values: Record<string, string | 
 export function documentTitle(locale: Locale, titleKey: string): string {
 	return `${tr(locale, titleKey)} · ${tr(locale, 'app.name')}`
 }
+
+/**
+ * Where a journey runs in two languages, the first runs with JavaScript and
+ * the second without: each journey still runs in both modes, and each of the
+ * two languages in one (docs/decisions/043-tests-by-need.md). Every
+ * language's texts on every page are held by the request-level tests and the
+ * locales' key check.
+ */
+export function inOneMode(languageIndex: number): { tag: '@js-only' | '@nojs-only' } {
+	return { tag: languageIndex === 0 ? '@js-only' : '@nojs-only' }
+}

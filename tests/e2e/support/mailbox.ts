@@ -40,8 +40,4 @@ async function fromSmtp(request: APIRequestContext, to: string, pathPart: string
 	return mails.at(-1)?.links.find((l) => l.includes(pathPart))
 }
 
-let counter = 0
-export function uniqueEmail(prefix: string) {
-	counter += 1
-	return `${prefix}-${Date.now().toString(36)}-${process.pid}-${counter}@example.test`
-}
+export { uniqueEmail } from '../../support/unique-email'

@@ -23,7 +23,7 @@
 import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto'
 import { createServer } from 'node:http'
 import Provider from 'oidc-provider'
-import { readBody } from '../../support/read-body.js'
+import { readBody } from './read-body.js'
 
 /**
  * Starts both stand-ins and resolves to the app's environment variables that

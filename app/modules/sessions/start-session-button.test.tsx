@@ -1,0 +1,146 @@
+// @vitest-environment happy-dom
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
+import { createInstance } from 'i18next'
+import { renderToString } from 'react-dom/server'
+import { I18nextProvider, initReactI18next } from 'react-i18next'
+import { createRoutesStub } from 'react-router'
+import { afterEach, beforeEach, expect, test, vi, type MockInstance } from 'vitest'
+import { AppToaster } from '#app/components/toasts'
+import { TranslationProvider } from '#app/i18n/translation'
+import { resources } from '#locales/index'
+import { StartSessionButton, type LinkedChannel } from './start-session-button'
+
+/**
+ * The start-session dialog opened from its button (the real button, the
+ * dialog's lazily loaded form, React Router's test stub for the form's
+ * fetcher).
+ *
+ * happy-dom's <dialog> is not the browser's: showModal() sets `open` and
+ * nothing more. It does not move the focus into the dialog, Escape on it
+ * does nothing, and close() does not give the focus back to where it was.
+ * Those three moves are the browser's own (this dialog has no focus code of
+ * its own) and stay in tests/e2e/dialogs.spec.ts. What is ours is tested
+ * here: the button opens the dialog as a modal (showModal, which is what
+ * makes the browser move the focus in, close on Escape and return the
+ * focus), named by its title; when the browser closes it after Escape (a
+ * cancel event, then the close) or the form's Cancel closes it, the app lets
+ * the form go, and the button stays the same element in the page, where the
+ * browser returns the focus.
+ */
+
+const i18n = createInstance()
+await i18n.use(initReactI18next).init({ lng: 'en', resources: { en: resources.en }, interpolation: { escapeValue: false } })
+const t = (key: string) => i18n.t(key)
+
+let showModal: MockInstance<HTMLDialogElement['showModal']>
+beforeEach(() => {
+	// why: happy-dom's showModal() only sets `open`; the spy (which calls it) tells a modal dialog from one opened with show() or the attribute.
+	showModal = vi.spyOn(HTMLDialogElement.prototype, 'showModal')
+})
+afterEach(cleanup)
+
+const CREATOR: LinkedChannel[] = [{ platform: 'twitch', channel: 'mia_plays' }]
+
+/** What the browser does on Escape in a modal dialog (happy-dom does nothing): the key, a cancelable cancel event, then the close unless it was cancelled. */
+function pressEscape(dialog: HTMLDialogElement) {
+	fireEvent.keyDown(dialog, { key: 'Escape' })
+	if (dialog.dispatchEvent(new Event('cancel', { cancelable: true }))) act(() => dialog.close())
+}
+
+function renderHome(channels: LinkedChannel[]) {
+	const Stub = createRoutesStub([
+		{
+			path: '/en',
+			Component: () => (
+				<section aria-label="cta">
+					<StartSessionButton channels={channels} lang="en" signedIn />
+				</section>
+			),
+		},
+	])
+	render(
+		<I18nextProvider i18n={i18n}>
+			<TranslationProvider>
+				<Stub initialEntries={['/en']} />
+				<AppToaster />
+			</TranslationProvider>
+		</I18nextProvider>,
+	)
+}
+
+const startButton = () => within(screen.getByRole('region', { name: 'cta' })).getByRole('button', { name: t('sessions.start') })
+const sessionDialog = () => document.querySelector<HTMLDialogElement>('dialog.session-dialog')!
+
+/** Focuses the button and presses Enter on it (which, on a button, the browser turns into a click). */
+async function openFrom(trigger: HTMLElement): Promise<HTMLDialogElement> {
+	act(() => trigger.focus())
+	fireEvent.keyDown(trigger, { key: 'Enter' })
+	fireEvent.click(trigger)
+	const dialog = (await screen.findByRole('dialog', { name: t('sessions.start-title') }, { timeout: 10_000 })) as HTMLDialogElement
+	// The form has loaded inside it.
+	await within(dialog).findByLabelText(t('sessions.title'))
+	return dialog
+}
+
+test('a creator’s “Start a session” opens the start-session dialog as a modal, named by its title, with the form inside', async () => {
+	renderHome(CREATOR)
+	const trigger = startButton()
+	expect(sessionDialog().open).toBe(false)
+	const dialog = await openFrom(trigger)
+	expect(dialog).toBe(sessionDialog())
+	expect(dialog.open).toBe(true)
+	expect(showModal.mock.contexts).toEqual([dialog])
+	expect(within(dialog).getByRole('button', { name: t('sessions.submit') })).toBeTruthy()
+	expect(within(dialog).getByRole('button', { name: t('sessions.cancel') })).toBeTruthy()
+})
+
+test('Escape (the browser’s cancel, then close): the dialog closes, its form goes, the button is still the same element in the page, and opens it again', async () => {
+	renderHome(CREATOR)
+	const trigger = startButton()
+	const dialog = await openFrom(trigger)
+	pressEscape(dialog)
+	await waitFor(() => expect(within(dialog).queryByLabelText(t('sessions.title'))).toBeNull())
+	expect(dialog.open).toBe(false)
+	// The element the browser gives the focus back to is the one that had it, still here and focusable.
+	expect(startButton()).toBe(trigger)
+	expect(trigger.tabIndex).toBe(0)
+	const again = await openFrom(trigger)
+	expect(again.open).toBe(true)
+	expect(showModal).toHaveBeenCalledTimes(2)
+})
+
+test('the form’s Cancel closes it the way Escape ends: through the dialog’s close, so the browser returns the focus', async () => {
+	renderHome(CREATOR)
+	const trigger = startButton()
+	const dialog = await openFrom(trigger)
+	// why: the browser gives the focus back in close(); a dialog whose content only went away would keep the focus on nothing. The spy calls close().
+	const close = vi.spyOn(dialog, 'close')
+	fireEvent.click(within(dialog).getByRole('button', { name: t('sessions.cancel') }))
+	await waitFor(() => expect(within(dialog).queryByLabelText(t('sessions.title'))).toBeNull())
+	expect(close).toHaveBeenCalledTimes(1)
+	expect(dialog.open).toBe(false)
+	expect(startButton()).toBe(trigger)
+})
+
+test('a signed-in visitor without a linked channel gets the not-a-creator toast, and no dialog', async () => {
+	renderHome([])
+	fireEvent.click(startButton())
+	expect(await screen.findByText(t('errors.error-not-a-creator'), undefined, { timeout: 10_000 })).toBeTruthy()
+	expect(screen.getByText(t('sessions.not-creator'))).toBeTruthy()
+	expect(screen.getByRole('button', { name: t('sessions.link-channels') })).toBeTruthy()
+	expect(showModal).not.toHaveBeenCalled()
+	expect(sessionDialog().open).toBe(false)
+})
+
+test('before hydration (and without JavaScript) it is a link to the start-session page', () => {
+	const Stub = createRoutesStub([{ path: '/en', Component: () => <StartSessionButton channels={CREATOR} lang="en" signedIn /> }])
+	const html = renderToString(
+		<I18nextProvider i18n={i18n}>
+			<TranslationProvider>
+				<Stub initialEntries={['/en']} />
+			</TranslationProvider>
+		</I18nextProvider>,
+	)
+	expect(html).toMatch(new RegExp(`^<a class="button button--primary" href="/en/start-session"[^>]*>${t('sessions.start')}</a>$`))
+	expect(html).not.toContain('<dialog')
+})

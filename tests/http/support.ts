@@ -1,0 +1,246 @@
+import { request } from 'node:http'
+import { within } from '@testing-library/dom'
+import { Window } from 'happy-dom'
+import { describe, inject, vi } from 'vitest'
+import { CONSENT_COOKIES } from '#tests/e2e/support/consent'
+import { tr, type LANGS } from '#tests/e2e/support/i18n'
+
+/**
+ * Request-level tests: the production build over HTTP, as a browser without
+ * JavaScript meets it (a cookie jar, forms posted with the page's Origin,
+ * redirects followed), its HTML read with Testing Library's queries in
+ * happy-dom. What a request shows (status, headers, markup, redirects) is
+ * tested here; what only a browser shows stays in tests/e2e
+ * (docs/decisions/043-tests-by-need.md).
+ */
+
+export type ServerKind = 'pglite' | 'postgres'
+export type Lang = (typeof LANGS)[number]
+
+export interface TestServer {
+	kind: ServerKind
+	url: string
+	/** Where the SMTP catcher serves the mails (Postgres server); null: the app's development mailbox. */
+	mailbox: string | null
+}
+
+declare module 'vitest' {
+	export interface ProvidedContext {
+		servers: TestServer[]
+	}
+}
+
+/** Registers the suite once per running server (tests/http/global-setup.ts): PGlite, and Postgres with TEST_DATABASE_URL. */
+export function describeEachServer(title: string, suite: (server: TestServer) => void) {
+	for (const server of inject('servers')) describe(`${title} (${server.kind})`, () => suite(server))
+}
+
+/** The first server only: for what no database decides (static files, headers of a page without data). */
+export function describeOnFirstServer(title: string, suite: (server: TestServer) => void) {
+	const [server] = inject('servers')
+	if (server) describe(title, () => suite(server))
+}
+
+/** A page as served: the response, its HTML, and the document parsed from it. */
+export class Page {
+	readonly document: Document
+	readonly screen: ReturnType<typeof within>
+	constructor(
+		readonly response: Response,
+		readonly html: string,
+		readonly url: string,
+	) {
+		const window = new Window({
+			url,
+			settings: { disableJavaScriptEvaluation: true, disableJavaScriptFileLoading: true, disableCSSFileLoading: true, disableIframePageLoading: true },
+		})
+		this.document = new window.DOMParser().parseFromString(html, 'text/html') as unknown as Document
+		this.screen = within(this.document.body)
+	}
+
+	get status() {
+		return this.response.status
+	}
+
+	get head() {
+		return this.document.head
+	}
+
+	/** The value of an attribute of the one element `selector` finds in the head. */
+	headAttribute(selector: string, attribute: string): string | null {
+		const found = this.document.head.querySelectorAll(selector)
+		if (found.length !== 1) throw new Error(`${found.length} elements match ${selector} in the head of ${this.url}`)
+		return found[0]!.getAttribute(attribute)
+	}
+
+	/** Every link's href on the page. */
+	hrefs(): string[] {
+		return [...this.document.querySelectorAll('a[href]')].map((a) => a.getAttribute('href')!)
+	}
+}
+
+/**
+ * A visitor without JavaScript: keeps its cookies, follows redirects, posts
+ * forms as the browser would (the form's fields, the Origin of the site).
+ */
+export class Visitor {
+	readonly cookies = new Map<string, string>()
+
+	constructor(
+		readonly server: TestServer,
+		private readonly headers: Record<string, string> = {},
+	) {}
+
+	/** A returning visitor who has made the cookie choice (as the end-to-end tests start). */
+	static decided(server: TestServer, headers: Record<string, string> = {}) {
+		const visitor = new Visitor(server, headers)
+		for (const [name, value] of Object.entries(CONSENT_COOKIES)) visitor.cookies.set(name, value)
+		return visitor
+	}
+
+	/** One request, no redirect followed; the cookies it sets are kept. */
+	async fetch(path: string, init: RequestInit = {}): Promise<Response> {
+		const url = new URL(path, this.server.url)
+		const headers = new Headers(init.headers)
+		for (const [name, value] of Object.entries(this.headers)) if (!headers.has(name)) headers.set(name, value)
+		if (!headers.has('cookie') && this.cookies.size > 0) headers.set('cookie', this.cookieHeader())
+		const response = await fetch(url, { ...init, headers, redirect: 'manual' })
+		for (const line of response.headers.getSetCookie()) this.keep(line)
+		return response
+	}
+
+	/** A request, then its redirects (a 303 or 302 after a post becomes a GET, as in a browser). */
+	async follow(path: string, init: RequestInit = {}): Promise<{ response: Response; url: string }> {
+		let url = new URL(path, this.server.url).toString()
+		let response = await this.fetch(url, init)
+		for (let hops = 0; response.status >= 300 && response.status < 400 && response.headers.has('location'); hops++) {
+			if (hops === 10) throw new Error(`more than 10 redirects from ${path}`)
+			url = new URL(response.headers.get('location')!, url).toString()
+			const keepsMethod = response.status === 307 || response.status === 308
+			await response.body?.cancel()
+			response = await this.fetch(url, keepsMethod ? init : {})
+		}
+		return { response, url }
+	}
+
+	/** The page at `path`, after its redirects. */
+	async page(path: string, init: RequestInit = {}): Promise<Page> {
+		const { response, url } = await this.follow(path, init)
+		return new Page(response, await response.text(), url)
+	}
+
+	/**
+	 * Submits a form of `page` as a browser without JavaScript does: its
+	 * fields (hidden ones included), `values` typed over them, the submit
+	 * button's name and value; then the redirects.
+	 */
+	async submit(page: Page, form: Element, values: Record<string, string> = {}, submitter?: Element): Promise<Page> {
+		if (form.tagName !== 'FORM') throw new Error(`not a form: <${form.tagName.toLowerCase()}>`)
+		const fields = new URLSearchParams()
+		for (const field of form.querySelectorAll('input, select, textarea')) {
+			const name = field.getAttribute('name')
+			if (!name || field.hasAttribute('disabled')) continue
+			const type = field.getAttribute('type')?.toLowerCase()
+			if (type === 'submit' || type === 'button' || type === 'image') continue
+			if ((type === 'checkbox' || type === 'radio') && !field.hasAttribute('checked') && !(name in values)) continue
+			if (name in values) continue
+			fields.append(name, (field as HTMLInputElement).value ?? field.getAttribute('value') ?? '')
+		}
+		for (const [name, value] of Object.entries(values)) fields.append(name, value)
+		const name = submitter?.getAttribute('name')
+		if (name) fields.append(name, submitter!.getAttribute('value') ?? '')
+		const method = (submitter?.getAttribute('formmethod') ?? form.getAttribute('method') ?? 'get').toLowerCase()
+		const action = new URL(submitter?.getAttribute('formaction') ?? form.getAttribute('action') ?? page.url, page.url)
+		if (method === 'get') {
+			action.search = fields.toString()
+			return this.page(action.toString())
+		}
+		return this.page(action.toString(), {
+			method: 'POST',
+			headers: { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(this.server.url).origin, referer: page.url },
+			body: fields.toString(),
+		})
+	}
+
+	/** Registers through the page's form, follows the mail's link and presses its one button (which signs the account in). */
+	async signUpAndConfirm(lang: Lang, email: string, password: string): Promise<Page> {
+		const register = await this.page(`/${lang}/register`)
+		const form = register.screen.getByLabelText(tr(lang, 'auth.email')).closest('form')!
+		const sent = await this.submit(register, form, { email, password })
+		sent.screen.getByRole('region', { name: tr(lang, 'auth.email-confirm-title') })
+		const confirm = await this.page(await latestMailLink(this.server, email, '/confirm'))
+		const button = confirm.screen.getByRole('button', { name: tr(lang, 'auth.email-confirm-button') })
+		const confirmed = await this.submit(confirm, button.closest('form')!, {}, button)
+		confirmed.screen.getByRole('heading', { name: tr(lang, 'auth.email-confirmed-title') })
+		return confirmed
+	}
+
+	private cookieHeader() {
+		return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ')
+	}
+
+	private keep(line: string) {
+		const [pair, ...attributes] = line.split(';')
+		const at = pair!.indexOf('=')
+		const name = pair!.slice(0, at).trim()
+		const value = pair!.slice(at + 1).trim()
+		const expired = attributes.some((attribute) => {
+			const [key, rest] = attribute.split('=').map((part) => part.trim().toLowerCase())
+			return (key === 'max-age' && Number(rest) <= 0) || (key === 'expires' && Date.parse(rest ?? '') < Date.now())
+		})
+		if (expired || value === '') this.cookies.delete(name)
+		else this.cookies.set(name, value)
+	}
+}
+
+/** The newest link containing `pathPart` in the newest mail to `to`, polled until it arrives (start-server.js says where mail goes). */
+export async function latestMailLink(server: TestServer, to: string, pathPart: string): Promise<string> {
+	return vi.waitFor(
+		async () => {
+			const link = server.mailbox ? await fromSmtp(server.mailbox, to, pathPart) : await fromDevMailbox(server.url, to, pathPart)
+			if (!link) throw new Error(`no mail to ${to} with a link to ${pathPart} yet`)
+			return link
+		},
+		{ timeout: 10_000, interval: 100 },
+	)
+}
+
+async function fromDevMailbox(base: string, to: string, pathPart: string) {
+	const html = await (await fetch(`${base}/dev/mailbox`)).text()
+	const mail = html
+		.split('<li class="card">')
+		.slice(1)
+		.find((item) => item.includes(`<strong>${to}</strong>`))
+	return mail
+		?.match(/href="(https?:\/\/[^"]+)"/g)
+		?.map((href) => href.slice(6, -1).replace(/&amp;/g, '&'))
+		.find((href) => href.includes(pathPart))
+}
+
+async function fromSmtp(mailbox: string, to: string, pathPart: string) {
+	const mails = (await (await fetch(`${mailbox}/mails?to=${encodeURIComponent(to)}`)).json()) as Array<{ links: string[] }>
+	return mails.at(-1)?.links.find((link) => link.includes(pathPart))
+}
+
+/**
+ * A request on a connection of its own, with headers fetch() will not send as
+ * given (Host) or a body in chunks: node:http, as a hostile client writes it.
+ * The connection is not reused (a refused upload closes it).
+ */
+export function rawRequest(
+	server: TestServer,
+	path: string,
+	{ method = 'GET', headers = {}, chunks = [] }: { method?: string; headers?: Record<string, string>; chunks?: Buffer[] } = {},
+): Promise<{ status: number; body: string }> {
+	return new Promise((resolve, reject) => {
+		const req = request(new URL(path, server.url), { method, headers, agent: false }, (res) => {
+			let body = ''
+			res.setEncoding('utf8')
+			res.on('data', (chunk: string) => (body += chunk))
+			res.on('end', () => resolve({ status: res.statusCode!, body }))
+		})
+		req.on('error', reject)
+		for (const chunk of chunks) req.write(chunk)
+		req.end()
+	})
+}
