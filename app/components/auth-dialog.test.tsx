@@ -1,13 +1,10 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
-import { createInstance } from 'i18next'
-import { I18nextProvider, initReactI18next } from 'react-i18next'
 import { createRoutesStub, Outlet } from 'react-router'
 import { afterEach, beforeEach, expect, test, vi, type MockInstance } from 'vitest'
-import { TranslationProvider } from '#app/i18n/translation'
-import { resources } from '#locales/index'
 import { AuthDialogProvider } from './auth-dialog'
 import { SiteHeader } from './site-header'
+import { testI18n, Translated, spyOnShowModal } from '#tests/support/components'
 
 /**
  * The sign-in dialog opened from the header's "Sign in" (the real header,
@@ -26,14 +23,12 @@ import { SiteHeader } from './site-header'
  * the page, where the browser returns the focus.
  */
 
-const i18n = createInstance()
-await i18n.use(initReactI18next).init({ lng: 'en', resources: { en: resources.en }, interpolation: { escapeValue: false } })
+const i18n = await testI18n()
 const t = (key: string) => i18n.t(key)
 
 let showModal: MockInstance<HTMLDialogElement['showModal']>
 beforeEach(() => {
-	// why: happy-dom's showModal() only sets `open`; the spy (which calls it) tells a modal dialog from one opened with show() or the attribute.
-	showModal = vi.spyOn(HTMLDialogElement.prototype, 'showModal')
+	showModal = spyOnShowModal()
 })
 afterEach(cleanup)
 
@@ -60,11 +55,9 @@ async function renderTermsPage() {
 		},
 	])
 	render(
-		<I18nextProvider i18n={i18n}>
-			<TranslationProvider>
-				<Stub initialEntries={['/en/terms']} />
-			</TranslationProvider>
-		</I18nextProvider>,
+		<Translated i18n={i18n}>
+			<Stub initialEntries={['/en/terms']} />
+		</Translated>,
 	)
 	await screen.findByRole('heading', { name: 'Terms' })
 }

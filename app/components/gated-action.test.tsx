@@ -1,8 +1,5 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
-import { createInstance } from 'i18next'
-import { I18nextProvider, initReactI18next } from 'react-i18next'
-import { TranslationProvider } from '#app/i18n/translation'
 import { createRoutesStub, Form, Outlet, redirect, useLoaderData } from 'react-router'
 import { afterEach, beforeEach, expect, test, vi } from 'vitest'
 import type { AccountGate } from '#app/modules/auth/gate.server'
@@ -10,6 +7,7 @@ import { resources } from '#locales/index'
 import { AuthDialogProvider, useAuthDialog } from './auth-dialog'
 import { GatedActionProvider, readinessOf, useGatedAction } from './gated-action'
 import { AppToaster } from './toasts'
+import { testI18n, Translated } from '#tests/support/components'
 
 /**
  * The client half of a gated action, with the real sign-in dialog and the
@@ -71,8 +69,7 @@ function SessionPage() {
 }
 
 async function renderApp() {
-	const i18n = createInstance()
-	await i18n.use(initReactI18next).init({ lng: 'en', resources: { en: resources.en }, interpolation: { escapeValue: false } })
+	const i18n = await testI18n()
 	const Stub = createRoutesStub([
 		{
 			path: '/',
@@ -99,12 +96,10 @@ async function renderApp() {
 		},
 	])
 	render(
-		<I18nextProvider i18n={i18n}>
-			<TranslationProvider>
-				<Stub initialEntries={['/en']} />
-				<AppToaster />
-			</TranslationProvider>
-		</I18nextProvider>,
+		<Translated i18n={i18n}>
+			<Stub initialEntries={['/en']} />
+			<AppToaster />
+		</Translated>,
 	)
 	await screen.findByRole('button', { name: 'Vote' })
 }

@@ -3,17 +3,14 @@ import { readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
-import { createInstance } from 'i18next'
 import { renderToString } from 'react-dom/server'
-import { I18nextProvider, initReactI18next } from 'react-i18next'
 import { createRoutesStub } from 'react-router'
 import { toast as sonnerToast } from 'sonner'
 import { afterEach, expect, test } from 'vitest'
-import { TranslationProvider } from '#app/i18n/translation'
-import { resources } from '#locales/index'
 import { AccountGateDialog } from './account-gate'
 import { GATE_DELETE_ACCOUNT_ID } from './delete-account'
 import { Toasts, type FlashToast } from './toasts'
+import { testI18n, Translated } from '#tests/support/components'
 
 /**
  * The flash toast of the root loader (Toasts): the server's box that works
@@ -27,8 +24,7 @@ import { Toasts, type FlashToast } from './toasts'
  * layer, and its selectors never match `:modal`, which Toasts looks for).
  */
 
-const i18n = createInstance()
-await i18n.use(initReactI18next).init({ lng: 'en', resources: { en: resources.en }, interpolation: { escapeValue: false } })
+const i18n = await testI18n()
 const t = (key: string) => i18n.t(key)
 
 afterEach(() => {
@@ -43,9 +39,7 @@ const TERMS_DECLINED: FlashToast = { type: 'error', message: t('account.terms-de
 
 function Providers({ children }: { children: React.ReactNode }) {
 	return (
-		<I18nextProvider i18n={i18n}>
-			<TranslationProvider>{children}</TranslationProvider>
-		</I18nextProvider>
+		<Translated i18n={i18n}>{children}</Translated>
 	)
 }
 

@@ -7,7 +7,8 @@ import { JS_BUDGET_KB, pageJavaScript } from '../support/page-js'
  * within 170 KB (React DOM, React Router, realtime-js and i18next are 142 KB
  * of it before any code of ours; React Aria's number field loads when the
  * boost amount is reached for: ADR 038). bench:bundle lists the files. Fails
- * when a change makes either page heavier than its budget. Run once (PAGE_ONLY).
+ * when a change makes either page heavier than its budget. Runs in the `js`
+ * project only (playwright.config.ts).
  */
 const listing = (files: [string, number][]) => files.map(([file, bytes]) => `${file} ${(bytes / 1024).toFixed(1)} KB`).join('\n')
 

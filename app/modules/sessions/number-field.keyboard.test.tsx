@@ -1,15 +1,12 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
-import { createInstance } from 'i18next'
 import { renderToString } from 'react-dom/server'
-import { I18nextProvider, initReactI18next } from 'react-i18next'
 import { createRoutesStub, Form } from 'react-router'
 import { afterEach, expect, test } from 'vitest'
-import { TranslationProvider } from '#app/i18n/translation'
 import { DARE_LIMITS } from '#app/modules/dares/limits'
-import { resources } from '#locales/index'
 import { NumberField } from './number-field'
 import { SESSION_LIMITS } from './schemas'
+import { testI18n, Translated } from '#tests/support/components'
 
 /**
  * The number field from the keyboard, in Turkish (React Aria formats and
@@ -25,15 +22,12 @@ import { SESSION_LIMITS } from './schemas'
 
 afterEach(cleanup)
 
-const i18n = createInstance()
-await i18n.use(initReactI18next).init({ lng: 'tr', resources: { tr: resources.tr }, interpolation: { escapeValue: false } })
+const i18n = await testI18n('tr')
 const tr = (key: string) => i18n.t(key)
 
 function Providers({ children }: { children: React.ReactNode }) {
 	return (
-		<I18nextProvider i18n={i18n}>
-			<TranslationProvider>{children}</TranslationProvider>
-		</I18nextProvider>
+		<Translated i18n={i18n}>{children}</Translated>
 	)
 }
 

@@ -1,14 +1,11 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
-import { createInstance } from 'i18next'
 import { renderToString } from 'react-dom/server'
-import { I18nextProvider, initReactI18next } from 'react-i18next'
 import { createRoutesStub } from 'react-router'
 import { afterEach, beforeEach, expect, test, vi, type MockInstance } from 'vitest'
 import { AppToaster } from '#app/components/toasts'
-import { TranslationProvider } from '#app/i18n/translation'
-import { resources } from '#locales/index'
 import { StartSessionButton, type LinkedChannel } from './start-session-button'
+import { testI18n, Translated, spyOnShowModal } from '#tests/support/components'
 
 /**
  * The start-session dialog opened from its button (the real button, the
@@ -28,14 +25,12 @@ import { StartSessionButton, type LinkedChannel } from './start-session-button'
  * browser returns the focus.
  */
 
-const i18n = createInstance()
-await i18n.use(initReactI18next).init({ lng: 'en', resources: { en: resources.en }, interpolation: { escapeValue: false } })
+const i18n = await testI18n()
 const t = (key: string) => i18n.t(key)
 
 let showModal: MockInstance<HTMLDialogElement['showModal']>
 beforeEach(() => {
-	// why: happy-dom's showModal() only sets `open`; the spy (which calls it) tells a modal dialog from one opened with show() or the attribute.
-	showModal = vi.spyOn(HTMLDialogElement.prototype, 'showModal')
+	showModal = spyOnShowModal()
 })
 afterEach(cleanup)
 
@@ -59,12 +54,10 @@ function renderHome(channels: LinkedChannel[]) {
 		},
 	])
 	render(
-		<I18nextProvider i18n={i18n}>
-			<TranslationProvider>
-				<Stub initialEntries={['/en']} />
-				<AppToaster />
-			</TranslationProvider>
-		</I18nextProvider>,
+		<Translated i18n={i18n}>
+			<Stub initialEntries={['/en']} />
+			<AppToaster />
+		</Translated>,
 	)
 }
 
@@ -135,11 +128,9 @@ test('a signed-in visitor without a linked channel gets the not-a-creator toast,
 test('before hydration (and without JavaScript) it is a link to the start-session page', () => {
 	const Stub = createRoutesStub([{ path: '/en', Component: () => <StartSessionButton channels={CREATOR} lang="en" signedIn /> }])
 	const html = renderToString(
-		<I18nextProvider i18n={i18n}>
-			<TranslationProvider>
-				<Stub initialEntries={['/en']} />
-			</TranslationProvider>
-		</I18nextProvider>,
+		<Translated i18n={i18n}>
+			<Stub initialEntries={['/en']} />
+		</Translated>,
 	)
 	expect(html).toMatch(new RegExp(`^<a class="button button--primary" href="/en/start-session"[^>]*>${t('sessions.start')}</a>$`))
 	expect(html).not.toContain('<dialog')
