@@ -32,8 +32,12 @@ const CHROMIUM_ARGS = [
 
 const port = Number(process.env.E2E_PORT ?? 3101)
 
-/** Journeys through forms: run with JavaScript on and off. */
-const FORM_JOURNEYS = /\/(accounts|auth-dialog|channels|consent|dares|flash|oauth|overlay|resend|sessions|settings|shop)\.spec\.ts$/
+/**
+ * Journeys through forms, run with JavaScript on and off; and the security
+ * spec, whose check of Content-Security-Policy violations covers the pages a
+ * rejected form post renders without JavaScript.
+ */
+const FORM_JOURNEYS = /\/(accounts|auth-dialog|channels|consent|dares|flash|oauth|overlay|resend|security|sessions|settings|shop)\.spec\.ts$/
 
 /** Specs about the small-screen layout: run at phone width too. */
 const LAYOUT = /\/header\.spec\.ts$/

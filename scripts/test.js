@@ -40,7 +40,8 @@ if (failed) {
 }
 
 function format(seconds) {
-	const m = Math.floor(seconds / 60)
-	const s = Math.round(seconds - m * 60)
+	const whole = Math.round(seconds)
+	const m = Math.floor(whole / 60)
+	const s = whole % 60
 	return m > 0 ? `${m}m ${String(s).padStart(2, '0')}s` : `${s}s`
 }

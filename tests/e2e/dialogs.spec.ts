@@ -1,17 +1,20 @@
 import { expect, test, type Locator, type Page } from '@playwright/test'
+import { DEMO_SESSIONS } from '../../app/db/seed.server'
 import { UNDECIDED_STORAGE_STATE } from './support/consent'
+import { twitchCreator } from './support/creators'
 import { tr } from './support/i18n'
 
 /**
- * Dialogs with the keyboard alone (issue 12), in a real browser: opened with
- * Enter from its trigger, focus moves into it and Tab keeps it there, Escape
- * closes it and focus returns to the trigger. Both kinds the app has: its own
- * modal <dialog> (the sign-in dialog) and the cookie library's. That every
- * dialog is opened as a modal, named, closed and its trigger kept is tested
- * per component (auth-dialog.test.tsx, start-session-button.test.tsx,
- * cookie-banner.test.tsx); focus and Tab are the browser's, so they are here.
- * Without JavaScript these are pages (their journeys run in both modes
- * elsewhere), so only the projects with JavaScript run this file.
+ * Every dialog works with the keyboard alone (issue 12), in a real browser:
+ * opened with Enter from its trigger, focus moves into it and Tab keeps it
+ * there, Escape closes it and focus returns to the trigger. Where focus goes
+ * is the browser's, so it is tested here; that each dialog is opened as a
+ * modal, named, closed and its trigger kept is also tested per component
+ * (auth-dialog.test.tsx, start-session-button.test.tsx,
+ * cookie-banner.test.tsx, which also holds the focus's return when the
+ * cookie settings load late). Without JavaScript these are pages (their
+ * journeys run in both modes elsewhere), so only the projects with
+ * JavaScript run this file.
  */
 test.describe.configure({ mode: 'parallel' })
 
@@ -59,6 +62,17 @@ test.describe('dialogs with the keyboard alone', { tag: '@js-only' }, () => {
 		)
 	})
 
+	test('de: the sign-in dialog a visitor gets on a session page', async ({ page }) => {
+		const live = DEMO_SESSIONS.miaLive
+		await page.goto(`/de/${live.platform}/${live.channel}`)
+		await page.waitForLoadState('networkidle')
+		await keyboardRoundTrip(
+			page,
+			page.getByRole('button', { name: tr('de', 'sessions.join-sign-in') }),
+			page.getByRole('dialog', { name: tr('de', 'pages.login.title') }),
+		)
+	})
+
 	test.describe('before the cookie choice', () => {
 		test.use({ storageState: UNDECIDED_STORAGE_STATE })
 		test('de: the cookie settings from the footer', async ({ page }) => {
@@ -74,5 +88,17 @@ test.describe('dialogs with the keyboard alone', { tag: '@js-only' }, () => {
 				page.getByRole('dialog', { name: tr('de', 'consent.settings-title') }),
 			)
 		})
+	})
+
+	test('en: the start-session dialog of a creator', async ({ page }) => {
+		await twitchCreator(page, 'en', 'kbd')
+		await page.goto('/en')
+		await page.waitForLoadState('networkidle')
+		const cta = page.getByRole('region', { name: tr('en', 'home.cta-title') })
+		await keyboardRoundTrip(
+			page,
+			cta.getByRole('button', { name: tr('en', 'sessions.start') }),
+			page.getByRole('dialog', { name: tr('en', 'sessions.start-title') }),
+		)
 	})
 })

@@ -50,12 +50,10 @@ test('a refused early resend shows its own answer, not the sign-up toast again',
 	await expect(toast(page, javaScript)).toHaveCount(0)
 })
 
-// With JavaScript only: it waits out the server's real 60-second cooldown, and
-// the flash box a page without JavaScript shows instead of sonner's toast is
-// held by toasts.flash.test.tsx and the tests above.
-test('after the cooldown, resending shows the toast naming the address on the same page', { tag: '@js-only' }, async ({ page }) => {
+test('after the cooldown, resending shows the toast naming the address on the same page', async ({ page }, testInfo) => {
 	// why: the server's 60-second cooldown is real time, so this test waits it out.
 	test.setTimeout(150_000)
+	const javaScript = testInfo.project.use.javaScriptEnabled !== false
 	const email = uniqueEmail('flash-resend')
 	await signUp(page, 'en', email)
 	const panel = page.getByRole('region', { name: tr('en', 'auth.email-confirm-title') })
@@ -63,16 +61,19 @@ test('after the cooldown, resending shows the toast naming the address on the sa
 	await expect(resend).toBeVisible({ timeout: 75_000 })
 	await resend.click()
 	const sent = tr('en', 'auth.email-confirm-resend-success', { email })
-	await expect(toast(page, true).filter({ hasText: sent })).toBeVisible()
+	await expect(toast(page, javaScript).filter({ hasText: sent })).toBeVisible()
 	await expect(page.getByText(tr('en', 'auth.sign-up-success'))).toHaveCount(0)
 })
 
-// Where the server's flash box sits needs a layout; its markup, its close
-// control and sonner's toast once hydrated are held by toasts.flash.test.tsx.
-test('without JavaScript the flash sits between the header and the page, and closes', { tag: '@nojs-only' }, async ({ page }) => {
+test('without JavaScript the flash sits above the content and closes; with it, sonner shows it', async ({ page }, testInfo) => {
+	const javaScript = testInfo.project.use.javaScriptEnabled !== false
 	await signUp(page, 'en', uniqueEmail('flash-close'))
-	const box = toast(page, false).filter({ hasText: tr('en', 'auth.sign-up-success') })
+	const box = toast(page, javaScript).filter({ hasText: tr('en', 'auth.sign-up-success') })
 	await expect(box).toBeVisible()
+	if (javaScript) {
+		await expect(page.locator('.flash')).toHaveCount(0)
+		return
+	}
 	// In the page's flow between the header and the page, so it covers neither.
 	const flash = (await box.boundingBox())!
 	const header = (await page.locator('.site-header').boundingBox())!
@@ -84,23 +85,31 @@ test('without JavaScript the flash sits between the header and the page, and clo
 	await expect(page.getByRole('checkbox', { name: tr('en', 'auth.close') })).toBeChecked()
 })
 
-// With JavaScript: sonner's toast inside the modal dialog (the top layer). The
-// server's flash above a dialog rendered open, without JavaScript, is held by
-// toasts.flash.test.tsx.
-test('a toast that answers an open account dialog is on top of it and can be closed', { tag: '@js-only' }, async ({ page }) => {
+test('a toast that answers an open account dialog is on top of it and can be closed', async ({ page }, testInfo) => {
+	const javaScript = testInfo.project.use.javaScriptEnabled !== false
 	await confirmedAccount(page, 'de', uniqueEmail('flash-gate'), 'secret123')
 	await page.goto('/de')
 	const dialog = page.getByRole('dialog')
 	await dialog.getByLabel(tr('de', 'account.username')).fill('x'.repeat(31))
 	const message = tr('de', 'validation.username-too-long')
-	await expect(dialog.locator('#username-status')).toHaveText(message)
+	if (javaScript) await expect(dialog.locator('#username-status')).toHaveText(message)
 	await dialog.getByRole('button', { name: tr('de', 'account.complete-submit') }).click()
-	// The dialog stays modal; the toast is inside it, so neither dimmed nor inert.
-	const shown = page.locator('[data-sonner-toast]').filter({ hasText: message })
-	await expect(shown).toBeVisible()
-	await expect(dialog.locator('[data-sonner-toast]')).toHaveCount(1)
-	await shown.hover()
-	await shown.getByRole('button', { name: tr('de', 'auth.close') }).click()
-	await expect(shown).toHaveCount(0)
-	await expect(dialog).toBeVisible()
+	if (javaScript) {
+		// The dialog stays modal; the toast is inside it, so neither dimmed nor inert.
+		const shown = page.locator('[data-sonner-toast]').filter({ hasText: message })
+		await expect(shown).toBeVisible()
+		await expect(dialog.locator('[data-sonner-toast]')).toHaveCount(1)
+		await shown.hover()
+		await shown.getByRole('button', { name: tr('de', 'auth.close') }).click()
+		await expect(shown).toHaveCount(0)
+		await expect(dialog).toBeVisible()
+		return
+	}
+	const flash = page.locator('.flash').filter({ hasText: message })
+	await expect(flash).toBeVisible()
+	// Above the dialog's dimmed backdrop (a shadow, which hit-testing does not see, so the stacking is compared).
+	const layer = (el: Element) => Number(getComputedStyle(el).zIndex)
+	expect(await page.locator('.flash-slot').evaluate(layer)).toBeGreaterThan(await dialog.evaluate(layer))
+	await flash.getByTitle(tr('de', 'auth.close')).click()
+	await expect(flash).toBeHidden()
 })

@@ -28,7 +28,7 @@ async function watchViolations(page: Page): Promise<string[]> {
 	return violations
 }
 
-test('clickjacking: the settings page cannot be framed by another site', async ({ page, baseURL }) => {
+test('clickjacking: the settings page cannot be framed by another site', { tag: '@js-only' }, async ({ page, baseURL }) => {
 	const response = await page.request.get('/en/settings', { maxRedirects: 0 })
 	expect(response.headers()['content-security-policy']).toContain("frame-ancestors 'none'")
 	expect(response.headers()['x-frame-options']).toBe('DENY')
@@ -41,7 +41,7 @@ test('clickjacking: the settings page cannot be framed by another site', async (
 	await expect.poll(async () => frame.locator('form').count().catch(() => 0)).toBe(0)
 })
 
-test('script injection: an inline script without the nonce does not run, the app’s own scripts do', async ({ page, baseURL }, testInfo) => {
+test('script injection: an inline script without the nonce does not run, the app’s own scripts do', { tag: '@js-only' }, async ({ page, baseURL }) => {
 	const violations = await watchViolations(page)
 	await page.route(`${baseURL}/en/terms`, async (route) => {
 		const response = await route.fetch()
@@ -51,11 +51,9 @@ test('script injection: an inline script without the nonce does not run, the app
 	await page.goto('/en/terms')
 	await page.waitForLoadState('networkidle')
 	expect(await page.evaluate(() => (window as unknown as { __injected?: boolean }).__injected)).toBeUndefined()
-	if (testInfo.project.use.javaScriptEnabled) {
-		// Hydrated: React Router's route modules were loaded by the nonce'd scripts.
-		expect(await page.evaluate(() => Object.keys((window as unknown as { __reactRouterRouteModules?: object }).__reactRouterRouteModules ?? {}).length)).toBeGreaterThan(0)
-		expect(violations.join('\n')).toContain('script-src')
-	}
+	// Hydrated: React Router's route modules were loaded by the nonce'd scripts.
+	expect(await page.evaluate(() => Object.keys((window as unknown as { __reactRouterRouteModules?: object }).__reactRouterRouteModules ?? {}).length)).toBeGreaterThan(0)
+	expect(violations.join('\n')).toContain('script-src')
 })
 
 test('no page reports a Content-Security-Policy violation, including navigation and a rejected form', async ({ page }) => {

@@ -102,6 +102,56 @@ test('a visitor on a live session sees how to join and loads the player only on 
 	}
 })
 
+// The fields in the real start-session form, from the keyboard; the field itself, in
+// more cases and in Turkish, is number-field.keyboard.test.tsx's.
+test('the number fields keep to their limits from the keyboard (tr)', async ({ page }) => {
+	const lang = 'tr'
+	await twitchCreator(page, lang, 'keys')
+	const form = await openStartForm(page, lang)
+	const minBoost = numberInput(form, lang, 'sessions.min-boost')
+	if (!jsOn()) {
+		// Without JavaScript: plain number inputs with the same limits, which the browser enforces.
+		await expect(minBoost).toHaveAttribute('min', '50')
+		await expect(minBoost).toHaveAttribute('max', '100000')
+		await expect(minBoost).toHaveAttribute('step', '10')
+		await expect(numberInput(form, lang, 'sessions.voting-duration')).toHaveAttribute('step', '5')
+		return
+	}
+	const value = async () => (await minBoost.inputValue()).replace(/\D/g, '')
+	await minBoost.focus()
+	// React Aria's field takes over once reached for (it has a role description).
+	await expect(minBoost).toHaveAttribute('aria-roledescription', /.+/)
+	await expect(minBoost).toBeFocused()
+	await page.keyboard.press('ArrowUp')
+	expect(await value()).toBe('210')
+	await page.keyboard.press('PageUp')
+	expect(await value()).toBe('310')
+	await page.keyboard.press('PageDown')
+	await page.keyboard.press('ArrowDown')
+	expect(await value()).toBe('200')
+	await page.keyboard.press('Home')
+	expect(await value()).toBe('50')
+	await page.keyboard.press('ArrowDown')
+	expect(await value()).toBe('50')
+	await page.keyboard.press('End')
+	expect(await value()).toBe('100000')
+	// A letter is refused.
+	await page.keyboard.press('End')
+	await page.keyboard.type('a')
+	expect(await value()).toBe('100000')
+	// A value off the step snaps to it when the field is left.
+	const voting = numberInput(form, lang, 'sessions.voting-duration')
+	await voting.fill('33')
+	await voting.blur()
+	await expect(voting).toHaveValue('35')
+	await minBoost.fill('57')
+	await minBoost.blur()
+	await expect(minBoost).toHaveValue('60')
+	await minBoost.fill('10')
+	await minBoost.blur()
+	await expect(minBoost).toHaveValue('50')
+})
+
 test('a number field typed into before React Aria arrives keeps the digits, and the focus, when it takes over (de)', { tag: '@js-only' }, async ({ page }) => {
 	const lang = 'de'
 	await twitchCreator(page, lang, 'slow')

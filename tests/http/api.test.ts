@@ -6,12 +6,14 @@ import { uniqueEmail } from '#tests/support/unique-email'
 import { describeEachServer, Visitor } from './support'
 
 /**
- * The JSON routes under /api (app/routes/api): what they answer a visitor,
- * a signed-in viewer and a wrong method, as the page's scripts and a hostile
- * client call them.
+ * The routes under /api (app/routes/api): what they answer a visitor, a
+ * signed-in viewer and a wrong method. The account routes answer a JSON body
+ * with JSON (this file: what a client of the API gets) and a form post with a
+ * redirect and a toast (what the account dialog posts: its journeys in
+ * tests/e2e, and every end-to-end account's setup, completeAccount).
  */
 const live = DEMO_SESSIONS.miaLive
-/** What the page's scripts send to the account routes: JSON, answered with JSON. */
+/** A JSON body, which the account routes answer with JSON. */
 const JSON_POST = (server: { url: string }, body: Record<string, string>): RequestInit => ({
 	method: 'POST',
 	headers: { 'content-type': 'application/json', origin: server.url },

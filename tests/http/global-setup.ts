@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import type { TestProject } from 'vitest/node'
+import { freePort } from '#tests/support/free-port'
 import type { ServerKind, TestServer } from './support'
 
 /**
@@ -10,13 +11,11 @@ import type { ServerKind, TestServer } from './support'
  * TEST_DATABASE_URL, on a fresh database of that Postgres server. The tests
  * reach them over HTTP (`inject('servers')`). `npm test` builds first.
  */
-const PORTS: Record<ServerKind, number> = { pglite: Number(process.env.HTTP_TEST_PORT ?? 3201), postgres: Number(process.env.HTTP_TEST_PORT ?? 3201) + 1 }
-
 export default async function setup(project: TestProject) {
 	const kinds: ServerKind[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite']
 	// `vitest list` collects the tests and runs none: the servers are named (a test per server), not started.
-	if (process.argv[2] === 'list') {
-		project.provide('servers', kinds.map((kind) => ({ kind, url: `http://127.0.0.1:${PORTS[kind]}`, mailbox: null })))
+	if (process.argv.slice(2).includes('list')) {
+		project.provide('servers', kinds.map((kind) => ({ kind, url: 'http://127.0.0.1:0', mailbox: null })))
 		return
 	}
 	if (!existsSync('build/server/index.js')) throw new Error('The request-level tests (tests/http) run against the build: run `npm run build` first.')
@@ -26,8 +25,13 @@ export default async function setup(project: TestProject) {
 			started.map(
 				({ child }) =>
 					new Promise<void>((resolve) => {
-						if (child.exitCode !== null) return resolve()
-						child.once('exit', () => resolve())
+						if (child.exitCode !== null || child.signalCode !== null) return resolve()
+						// The starter drops its database and folder on SIGTERM; one that hangs is killed.
+						const kill = setTimeout(() => child.kill('SIGKILL'), 15_000)
+						child.once('exit', () => {
+							clearTimeout(kill)
+							resolve()
+						})
 						child.kill('SIGTERM')
 					}),
 			),
@@ -36,13 +40,18 @@ export default async function setup(project: TestProject) {
 	try {
 		const servers: TestServer[] = await Promise.all(
 			kinds.map(async (kind) => {
-				const port = PORTS[kind]
-				const child = spawn(process.execPath, ['tests/support/start-server.js', kind, String(port)], { stdio: ['ignore', 'pipe', 'pipe'] })
-				let output = ''
-				child.stdout!.on('data', (chunk: Buffer) => (output += chunk))
-				child.stderr!.on('data', (chunk: Buffer) => (output += chunk))
-				started.push({ child, output: () => output })
+				// A free port; start-server.js also takes the ports 1000 and 2000 above it, and stops with an error if either is taken.
+				const port = await freePort()
 				const url = `http://127.0.0.1:${port}`
+				// Never test whatever else answers there.
+				if (await answers(url)) throw new Error(`something already answers at ${url}`)
+				const child = spawn(process.execPath, ['tests/support/start-server.js', kind, String(port)], { stdio: ['ignore', 'pipe', 'pipe'] })
+				// The server's log, the last 64 KiB of it, for the error when it does not start.
+				let output = ''
+				const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-65_536))
+				child.stdout!.on('data', keep)
+				child.stderr!.on('data', keep)
+				started.push({ child, output: () => output })
 				await waitUntilServing(url, child, () => output)
 				return { kind, url, mailbox: kind === 'postgres' ? `http://127.0.0.1:${port + 1000}` : null }
 			}),
@@ -55,16 +64,23 @@ export default async function setup(project: TestProject) {
 	return stop
 }
 
+function answers(url: string): Promise<boolean> {
+	return fetch(`${url}/en`).then(
+		(response) => response.ok,
+		() => false,
+	)
+}
+
 async function waitUntilServing(url: string, child: ChildProcess, output: () => string) {
 	// Migrating a fresh database and loading the demo data: seconds, a minute on a loaded machine.
 	const deadline = Date.now() + 120_000
 	for (;;) {
-		const ok = await fetch(`${url}/en`).then(
-			(response) => response.ok,
-			() => false,
-		)
-		if (ok) return
-		if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the test server at ${url} did not start:\n${output()}`)
+		const exited = () => child.exitCode !== null || child.signalCode !== null
+		if (await answers(url)) {
+			// Ours, not a process that took the port meanwhile: the starter is still running.
+			if (!exited()) return
+		}
+		if (exited() || Date.now() > deadline) throw new Error(`the test server at ${url} did not start:\n${output()}`)
 		await new Promise((resolve) => setTimeout(resolve, 200))
 	}
 }

@@ -1,4 +1,5 @@
 import { expect, test } from 'vitest'
+import { tr } from '#tests/e2e/support/i18n'
 import { uniqueEmail } from '#tests/support/unique-email'
 import { describeEachServer, rawRequest, Visitor } from './support'
 
@@ -87,6 +88,8 @@ describeEachServer('security', (server) => {
 			}
 			// The confirmation page's links on.
 			const confirm = await visitor.page(`/en/confirm?${new URLSearchParams({ 'redirect-to': hostile })}`)
+			expect(confirm.status, hostile).toBe(200)
+			expect(confirm.screen.getByRole('link', { name: tr('en', 'auth.email-confirmed-to-home') }).getAttribute('href'), hostile).toBe('/en')
 			for (const href of confirm.hrefs()) expect(new URL(href, `${origin}/en/confirm`).origin, `confirm ${hostile}: ${href}`).toBe(origin)
 		}
 	})

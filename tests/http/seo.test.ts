@@ -74,6 +74,7 @@ describeEachServer('metadata for search and sharing', (server) => {
 		expect(manifest.headers.get('content-type')).toContain('application/manifest+json')
 		const body = (await manifest.json()) as { name: string; icons: Array<{ src: string; type: string }> }
 		expect(body.name).toBe('Dareboost')
+		expect(body.icons.length).toBeGreaterThan(0)
 		for (const icon of body.icons) {
 			const file = await visitor.fetch(icon.src)
 			expect(file.status, icon.src).toBe(200)

@@ -3,6 +3,7 @@ import { within } from '@testing-library/dom'
 import { Window } from 'happy-dom'
 import { describe, inject, vi } from 'vitest'
 import { CONSENT_COOKIES } from '#tests/e2e/support/consent'
+import { linkInDevMailbox } from '#tests/support/dev-mailbox'
 import { tr, type LANGS } from '#tests/e2e/support/i18n'
 
 /**
@@ -35,11 +36,10 @@ export function describeEachServer(title: string, suite: (server: TestServer) =>
 	for (const server of inject('servers')) describe(`${title} (${server.kind})`, () => suite(server))
 }
 
-/** The first server only: for what no database decides (static files, headers of a page without data). */
-export function describeOnFirstServer(title: string, suite: (server: TestServer) => void) {
-	const [server] = inject('servers')
-	if (server) describe(title, () => suite(server))
-}
+/** One happy-dom window parses every page: nothing in it runs or loads. */
+const parser = new Window({
+	settings: { disableJavaScriptEvaluation: true, disableJavaScriptFileLoading: true, disableCSSFileLoading: true, disableIframePageLoading: true },
+})
 
 /** A page as served: the response, its HTML, and the document parsed from it. */
 export class Page {
@@ -50,11 +50,7 @@ export class Page {
 		readonly html: string,
 		readonly url: string,
 	) {
-		const window = new Window({
-			url,
-			settings: { disableJavaScriptEvaluation: true, disableJavaScriptFileLoading: true, disableCSSFileLoading: true, disableIframePageLoading: true },
-		})
-		this.document = new window.DOMParser().parseFromString(html, 'text/html') as unknown as Document
+		this.document = new parser.DOMParser().parseFromString(html, 'text/html') as unknown as Document
 		this.screen = within(this.document.body)
 	}
 
@@ -82,6 +78,8 @@ export class Page {
 /**
  * A visitor without JavaScript: keeps its cookies, follows redirects, posts
  * forms as the browser would (the form's fields, the Origin of the site).
+ * The cookie jar is one host's (127.0.0.1: the app and its stand-ins, whose
+ * cookies have names of their own), by name; paths are not modelled.
  */
 export class Visitor {
 	readonly cookies = new Map<string, string>()
@@ -116,6 +114,8 @@ export class Visitor {
 		for (let hops = 0; response.status >= 300 && response.status < 400 && response.headers.has('location'); hops++) {
 			if (hops === 10) throw new Error(`more than 10 redirects from ${path}`)
 			url = new URL(response.headers.get('location')!, url).toString()
+			// Only to this machine (the app, its loopback stand-ins): a redirect elsewhere is a finding, not a place to go.
+			if (new URL(url).hostname !== '127.0.0.1') throw new Error(`${path} redirects off this machine, to ${url}`)
 			const keepsMethod = response.status === 307 || response.status === 308
 			await response.body?.cancel()
 			response = await this.fetch(url, keepsMethod ? init : {})
@@ -131,26 +131,39 @@ export class Visitor {
 
 	/**
 	 * Submits a form of `page` as a browser without JavaScript does: its
-	 * fields (hidden ones included), `values` typed over them, the submit
-	 * button's name and value; then the redirects.
+	 * enabled fields (hidden ones included; checkboxes and radios when
+	 * checked), `values` typed into fields the form has (a name it does not
+	 * have is an error: a person could not send it), and the submit button's
+	 * name and value (`submitter`, else the form's first, as Enter does); then
+	 * the redirects. Not modelled: file inputs, multiple values for one name,
+	 * and the browser's own constraint validation (required, pattern...).
 	 */
 	async submit(page: Page, form: Element, values: Record<string, string> = {}, submitter?: Element): Promise<Page> {
 		if (form.tagName !== 'FORM') throw new Error(`not a form: <${form.tagName.toLowerCase()}>`)
+		const controls = [...form.querySelectorAll('input, select, textarea')].filter((field) => field.getAttribute('name'))
+		const names = new Set(controls.map((field) => field.getAttribute('name')!))
+		for (const name of Object.keys(values)) if (!names.has(name)) throw new Error(`the form has no field named ${name}`)
 		const fields = new URLSearchParams()
-		for (const field of form.querySelectorAll('input, select, textarea')) {
-			const name = field.getAttribute('name')
-			if (!name || field.hasAttribute('disabled')) continue
+		for (const field of controls) {
+			const name = field.getAttribute('name')!
+			if (field.hasAttribute('disabled') || field.closest('fieldset[disabled]')) continue
 			const type = field.getAttribute('type')?.toLowerCase()
-			if (type === 'submit' || type === 'button' || type === 'image') continue
-			if ((type === 'checkbox' || type === 'radio') && !field.hasAttribute('checked') && !(name in values)) continue
-			if (name in values) continue
+			if (type === 'submit' || type === 'button' || type === 'image' || type === 'reset' || type === 'file') continue
+			if (Object.hasOwn(values, name)) continue
+			if ((type === 'checkbox' || type === 'radio') && !field.hasAttribute('checked')) continue
+			if (field.tagName === 'SELECT') {
+				const option = field.querySelector('option[selected]') ?? field.querySelector('option')
+				if (option) fields.append(name, option.getAttribute('value') ?? option.textContent ?? '')
+				continue
+			}
 			fields.append(name, (field as HTMLInputElement).value ?? field.getAttribute('value') ?? '')
 		}
 		for (const [name, value] of Object.entries(values)) fields.append(name, value)
-		const name = submitter?.getAttribute('name')
-		if (name) fields.append(name, submitter!.getAttribute('value') ?? '')
-		const method = (submitter?.getAttribute('formmethod') ?? form.getAttribute('method') ?? 'get').toLowerCase()
-		const action = new URL(submitter?.getAttribute('formaction') ?? form.getAttribute('action') ?? page.url, page.url)
+		const button = submitter ?? form.querySelector('button:not([type]), button[type="submit"], input[type="submit"]')
+		const buttonName = button?.getAttribute('name')
+		if (buttonName) fields.append(buttonName, button!.getAttribute('value') ?? '')
+		const method = (button?.getAttribute('formmethod') ?? form.getAttribute('method') ?? 'get').toLowerCase()
+		const action = new URL(button?.getAttribute('formaction') ?? form.getAttribute('action') ?? page.url, page.url)
 		if (method === 'get') {
 			action.search = fields.toString()
 			return this.page(action.toString())
@@ -184,11 +197,16 @@ export class Visitor {
 		const at = pair!.indexOf('=')
 		const name = pair!.slice(0, at).trim()
 		const value = pair!.slice(at + 1).trim()
-		const expired = attributes.some((attribute) => {
-			const [key, rest] = attribute.split('=').map((part) => part.trim().toLowerCase())
-			return (key === 'max-age' && Number(rest) <= 0) || (key === 'expires' && Date.parse(rest ?? '') < Date.now())
-		})
-		if (expired || value === '') this.cookies.delete(name)
+		const attribute = (key: string) =>
+			attributes
+				.map((part) => part.split('='))
+				.find(([k]) => k!.trim().toLowerCase() === key)?.[1]
+				?.trim()
+		// Max-Age wins over Expires, as in a browser.
+		const maxAge = attribute('max-age')
+		const expires = attribute('expires')
+		const expired = maxAge !== undefined ? Number(maxAge) <= 0 : expires !== undefined && Date.parse(expires) < Date.now()
+		if (expired) this.cookies.delete(name)
 		else this.cookies.set(name, value)
 	}
 }
@@ -206,15 +224,7 @@ export async function latestMailLink(server: TestServer, to: string, pathPart: s
 }
 
 async function fromDevMailbox(base: string, to: string, pathPart: string) {
-	const html = await (await fetch(`${base}/dev/mailbox`)).text()
-	const mail = html
-		.split('<li class="card">')
-		.slice(1)
-		.find((item) => item.includes(`<strong>${to}</strong>`))
-	return mail
-		?.match(/href="(https?:\/\/[^"]+)"/g)
-		?.map((href) => href.slice(6, -1).replace(/&amp;/g, '&'))
-		.find((href) => href.includes(pathPart))
+	return linkInDevMailbox(await (await fetch(`${base}/dev/mailbox`)).text(), to, pathPart)
 }
 
 async function fromSmtp(mailbox: string, to: string, pathPart: string) {

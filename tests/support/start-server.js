@@ -39,6 +39,18 @@ const env = {
 }
 delete env.DATABASE_URL
 let cleanup = async () => {}
+let child = null
+// Stopped before the server runs (a start given up on): clean up, then exit.
+// Once it runs, the server is stopped and its exit cleans up (below).
+let stopping = false
+const stop = async () => {
+	if (stopping) return
+	stopping = true
+	if (child) return void child.kill('SIGTERM')
+	await cleanup().catch((e) => console.error(e))
+	process.exit(0)
+}
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, stop)
 
 if (kind === 'pglite') {
 	const dir = mkdtempSync(join(tmpdir(), 'dareboost-e2e-'))
@@ -86,11 +98,11 @@ Object.assign(env, await startIdentityProviders(env.APP_URL))
 // YouTube and Kick channel linking go to OAuth stand-ins on loopback (see channel-platforms.js).
 for (const platform of ['youtube', 'kick']) Object.assign(env, (await startChannelPlatform(platform, env.APP_URL)).env)
 
-const child = spawn(process.execPath, ['server.js'], { env, stdio: 'inherit' })
-const stop = () => child.kill('SIGTERM')
-process.on('SIGINT', stop)
-process.on('SIGTERM', stop)
-child.on('exit', async (code) => {
-	await cleanup().catch((e) => console.error(e))
-	process.exit(code ?? 0)
-})
+// Not when asked to stop while starting (stop() is cleaning up and exits).
+if (!stopping) {
+	child = spawn(process.execPath, ['server.js'], { env, stdio: 'inherit' })
+	child.on('exit', async (code) => {
+		await cleanup().catch((e) => console.error(e))
+		process.exit(code ?? 0)
+	})
+}

@@ -25,16 +25,10 @@ afterEach(cleanup)
 const i18n = await testI18n('tr')
 const tr = (key: string) => i18n.t(key)
 
-function Providers({ children }: { children: React.ReactNode }) {
-	return (
-		<Translated i18n={i18n}>{children}</Translated>
-	)
-}
-
 /** The start-session form's two fields with these limits, in Turkish, in a form. */
 function renderSessionFields() {
 	render(
-		<Providers>
+		<Translated i18n={i18n}>
 			<form aria-label="start">
 				<NumberField name="minBoost" label={tr('sessions.min-boost')} limit={SESSION_LIMITS.minBoost} defaultValue={SESSION_LIMITS.minBoost.default} locale="tr" />
 				<NumberField
@@ -45,7 +39,7 @@ function renderSessionFields() {
 					locale="tr"
 				/>
 			</form>
-		</Providers>,
+		</Translated>,
 	)
 }
 
@@ -175,9 +169,9 @@ test('the boost form posts the amount the field committed', async () => {
 		},
 	])
 	render(
-		<Providers>
+		<Translated i18n={i18n}>
 			<Stub initialEntries={['/tr/twitch/mia']} />
-		</Providers>,
+		</Translated>,
 	)
 	const amount = await reachFor(tr('dares.boost-amount'))
 	typeAndLeave(amount, '1.234')
@@ -192,10 +186,10 @@ test('the boost form posts the amount the field committed', async () => {
 test('before hydration (and without JavaScript) it is a number input with the same limits, which the browser enforces', () => {
 	// The server's render: useHydrated is false there.
 	const html = renderToString(
-		<Providers>
+		<Translated i18n={i18n}>
 			<NumberField name="minBoost" label={tr('sessions.min-boost')} limit={SESSION_LIMITS.minBoost} defaultValue={200} locale="tr" />
 			<NumberField name="votingDuration" label={tr('sessions.voting-duration')} limit={SESSION_LIMITS.votingDuration} defaultValue={180} locale="tr" />
-		</Providers>,
+		</Translated>,
 	)
 	const container = document.createElement('div')
 	container.innerHTML = html

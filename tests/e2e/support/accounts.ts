@@ -42,9 +42,9 @@ export async function signUpAndConfirm(page: Page, lang: Lang, email: string, pa
  * A confirmed account, signed in in the page's browser context, without
  * rendering a page: the sign-up form's post, the mail's link and its button's
  * post, sent by the context's own request client (its cookies are the
- * page's). For tests whose subject comes after the sign-up; the sign-up as a
- * person goes through it is `signUpAndConfirm` (accounts.spec.ts), and the
- * same posts are checked over HTTP in tests/http.
+ * page's), as a browser without JavaScript sends them. For tests whose
+ * subject comes after the sign-up; the sign-up as a person goes through it is
+ * `signUpAndConfirm` (accounts.spec.ts).
  */
 export async function confirmedAccount(page: Page, lang: Lang, email: string, password: string) {
 	const origin = new URL(test.info().project.use.baseURL!).origin
@@ -54,6 +54,8 @@ export async function confirmedAccount(page: Page, lang: Lang, email: string, pa
 	const confirm = await page.request.post(link, { form: { intent: 'confirm' }, headers: { origin }, maxRedirects: 0 })
 	expect(confirm.status(), await confirm.text()).toBe(302)
 	expect(confirm.headers().location).toContain('confirmed=1')
+	// Confirming signed the account in, in this browser context.
+	expect((await page.context().cookies()).some((cookie) => cookie.name.includes('session_token'))).toBe(true)
 }
 
 /** A confirmed, signed-in account with a username and the terms accepted (set up without rendering a page; see confirmedAccount), on home. */
@@ -62,16 +64,26 @@ export async function readyAccount(page: Page, lang: Lang, tag: string) {
 	const password = `pw-${tag}-123`
 	await confirmedAccount(page, lang, email, password)
 	const username = `${tag.replace(/[^a-z0-9]/g, '')}_${Date.now().toString(36)}`.slice(0, 30)
-	await completeAccount(page, username)
+	await completeAccount(page, lang, username)
 	await page.goto(`/${lang}`)
 	return { email, password, username }
 }
 
-/** The steps a signed-in account owes, through the JSON routes the account dialog's scripts call: the username, then the terms. */
-export async function completeAccount(page: Page, username: string) {
+/**
+ * The steps a signed-in account owes, posted as the account dialog's forms
+ * post them (`/api/auth/create`, then `/api/auth/consent`), each followed to
+ * the page it returns to, which shows (and so uses up) its confirmation.
+ */
+export async function completeAccount(page: Page, lang: Lang, username: string) {
 	const origin = new URL(test.info().project.use.baseURL!).origin
-	const json = (data: Record<string, string>) => ({ data, headers: { origin } })
-	expect(await (await page.request.post('/api/auth/create', json({ username }))).json()).toEqual({ username })
-	const consent = await page.request.post('/api/auth/consent', json({ type: 'terms_of_service', version: currentDocumentVersions().terms_of_service }))
-	expect(await consent.json()).toEqual({ accepted: true })
+	const steps: Array<[string, Record<string, string>, string]> = [
+		['/api/auth/create', { username }, tr(lang, 'account.complete-success', { username })],
+		['/api/auth/consent', { type: 'terms_of_service', version: currentDocumentVersions().terms_of_service }, tr(lang, 'account.terms-accepted')],
+	]
+	for (const [path, form, confirmation] of steps) {
+		const response = await page.request.post(path, { form: { ...form, redirectTo: `/${lang}` }, headers: { origin } })
+		expect(response.url(), path).toMatch(new RegExp(`/${lang}$`))
+		const html = (await response.text()).replace(/&#x27;/g, "'").replace(/&quot;/g, '"').replace(/&amp;/g, '&')
+		expect(html, path).toContain(confirmation)
+	}
 }

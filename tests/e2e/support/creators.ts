@@ -35,7 +35,7 @@ export async function twitchCreator(page: Page, lang: Lang, tag: string) {
 		response = await page.request.post(new URL(action!.replace(/&amp;/g, '&'), response.url()).toString(), { form: answer })
 	}
 	expect(response.url()).toMatch(new RegExp(`/${lang}/confirm\\?`))
-	await completeAccount(page, login)
+	await completeAccount(page, lang, login)
 	await page.goto(`/${lang}`)
 	return login
 }
