@@ -1,6 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { freePort } from '../tests/support/free-port'
+import { startTestServer } from '../tests/support/test-server'
 
 export { freePort }
 
@@ -22,13 +23,10 @@ async function waitFor(url: string) {
 	throw new Error(`${url} did not answer`)
 }
 
-/** `npm run build` first. The server as the end-to-end tests start it (tests/support/start-server.js). */
-export async function startDemoServer(): Promise<{ base: string; stop: () => void; child: ChildProcess }> {
-	const port = await freePort()
-	const child = spawn(process.execPath, ['tests/support/start-server.js', 'pglite', String(port)], { stdio: ['ignore', 'ignore', 'inherit'] })
-	const base = `http://127.0.0.1:${port}`
-	await waitFor(`${base}/en`)
-	return { base, child, stop: () => child.kill('SIGTERM') }
+/** `npm run build` first. The server as the tests start it (tests/support/test-server.ts), on the embedded default; its errors pass through. */
+export async function startDemoServer(): Promise<{ base: string; stop: () => Promise<void> }> {
+	const { url, stop } = await startTestServer('pglite', { echoErrors: true })
+	return { base: url, stop }
 }
 
 /**

@@ -1,8 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import type { TestProject } from 'vitest/node'
-import { freePort } from '#tests/support/free-port'
-import type { ServerKind, TestServer } from './support'
+import { startTestServer, type ServerKind, type TestServerProcess } from '#tests/support/test-server'
+import type { TestServer } from './support'
 
 /**
  * Starts the production build once per database for the request-level tests
@@ -19,68 +18,19 @@ export default async function setup(project: TestProject) {
 		return
 	}
 	if (!existsSync('build/server/index.js')) throw new Error('The request-level tests (tests/http) run against the build: run `npm run build` first.')
-	const started: Array<{ child: ChildProcess; output: () => string }> = []
-	const stop = async () => {
-		await Promise.all(
-			started.map(
-				({ child }) =>
-					new Promise<void>((resolve) => {
-						if (child.exitCode !== null || child.signalCode !== null) return resolve()
-						// The starter drops its database and folder on SIGTERM; one that hangs is killed.
-						const kill = setTimeout(() => child.kill('SIGKILL'), 15_000)
-						child.once('exit', () => {
-							clearTimeout(kill)
-							resolve()
-						})
-						child.kill('SIGTERM')
-					}),
-			),
-		)
-	}
-	try {
-		const servers: TestServer[] = await Promise.all(
-			kinds.map(async (kind) => {
-				// A free port; start-server.js also takes the ports 1000 and 2000 above it, and stops with an error if either is taken.
-				const port = await freePort()
-				const url = `http://127.0.0.1:${port}`
-				// Never test whatever else answers there.
-				if (await answers(url)) throw new Error(`something already answers at ${url}`)
-				const child = spawn(process.execPath, ['tests/support/start-server.js', kind, String(port)], { stdio: ['ignore', 'pipe', 'pipe'] })
-				// The server's log, the last 64 KiB of it, for the error when it does not start.
-				let output = ''
-				const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-65_536))
-				child.stdout!.on('data', keep)
-				child.stderr!.on('data', keep)
-				started.push({ child, output: () => output })
-				await waitUntilServing(url, child, () => output)
-				return { kind, url, mailbox: kind === 'postgres' ? `http://127.0.0.1:${port + 1000}` : null }
-			}),
-		)
-		project.provide('servers', servers)
-	} catch (error) {
+	const started = await Promise.allSettled(kinds.map((kind) => startTestServer(kind)))
+	const running = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []))
+	const stop = async () => void (await Promise.all(running.map((server) => server.stop())))
+	const failed = started.find((result) => result.status === 'rejected')
+	if (failed) {
 		await stop()
-		throw error
+		throw failed.reason
 	}
+	project.provide('servers', running.map(asTestServer))
 	return stop
 }
 
-function answers(url: string): Promise<boolean> {
-	return fetch(`${url}/en`).then(
-		(response) => response.ok,
-		() => false,
-	)
-}
-
-async function waitUntilServing(url: string, child: ChildProcess, output: () => string) {
-	// Migrating a fresh database and loading the demo data: seconds, a minute on a loaded machine.
-	const deadline = Date.now() + 120_000
-	for (;;) {
-		const exited = () => child.exitCode !== null || child.signalCode !== null
-		if (await answers(url)) {
-			// Ours, not a process that took the port meanwhile: the starter is still running.
-			if (!exited()) return
-		}
-		if (exited() || Date.now() > deadline) throw new Error(`the test server at ${url} did not start:\n${output()}`)
-		await new Promise((resolve) => setTimeout(resolve, 200))
-	}
+/** The SMTP catcher of a Postgres-backed server serves its mails 1000 ports above it (start-server.js). */
+function asTestServer({ kind, url, port }: TestServerProcess): TestServer {
+	return { kind, url, mailbox: kind === 'postgres' ? `http://127.0.0.1:${port + 1000}` : null }
 }

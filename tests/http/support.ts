@@ -4,7 +4,9 @@ import { Window } from 'happy-dom'
 import { describe, inject, vi } from 'vitest'
 import { CONSENT_COOKIES } from '#tests/e2e/support/consent'
 import { linkInDevMailbox } from '#tests/support/dev-mailbox'
-import { tr, type LANGS } from '#tests/e2e/support/i18n'
+import { tr } from '#tests/e2e/support/i18n'
+import type { ServerKind } from '#tests/support/test-server'
+import type { Locale } from '#app/i18n/locales'
 
 /**
  * Request-level tests: the production build over HTTP, as a browser without
@@ -14,9 +16,6 @@ import { tr, type LANGS } from '#tests/e2e/support/i18n'
  * tested here; what only a browser shows stays in tests/e2e
  * (docs/decisions/043-tests-by-need.md).
  */
-
-export type ServerKind = 'pglite' | 'postgres'
-export type Lang = (typeof LANGS)[number]
 
 export interface TestServer {
 	kind: ServerKind
@@ -176,7 +175,7 @@ export class Visitor {
 	}
 
 	/** Registers through the page's form, follows the mail's link and presses its one button (which signs the account in). */
-	async signUpAndConfirm(lang: Lang, email: string, password: string): Promise<Page> {
+	async signUpAndConfirm(lang: Locale, email: string, password: string): Promise<Page> {
 		const register = await this.page(`/${lang}/register`)
 		const form = register.screen.getByLabelText(tr(lang, 'auth.email')).closest('form')!
 		const sent = await this.submit(register, form, { email, password })
