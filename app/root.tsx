@@ -29,6 +29,7 @@ import appStylesHref from '#app/styles/app.css?url'
 import walletStylesHref from '#app/styles/wallet.css?url'
 import { hidesAuthDialogs } from '#app/modules/auth/gate'
 import { accountGate } from '#app/modules/auth/gate.server'
+import { revalidateUnlessAnswered } from '#app/modules/dares/answer'
 import { keyEventOf } from '#app/modules/analytics/events'
 import { PageViews } from '#app/modules/analytics/page-views'
 import { NewBuildOffer } from '#app/modules/builds/new-build-offer'
@@ -48,6 +49,9 @@ export const middleware: Route.MiddlewareFunction[] = [
 	viewerMiddleware,
 	flashMiddleware,
 ]
+
+/** Not after a dare form the session page's script sent: its answer carries what changed (app/modules/dares/answer.ts). */
+export const shouldRevalidate = revalidateUnlessAnswered
 
 export const links: Route.LinksFunction = () => [
 	{ rel: 'stylesheet', href: appStylesHref },

@@ -89,14 +89,17 @@ export function SubmitButton({
 	children,
 	intent,
 	className = 'button button--primary',
+	pending,
 }: {
 	children: ReactNode
 	intent?: string
 	className?: string
+	/** Whether this form is being sent, when not by a navigation (a fetcher's form). */
+	pending?: boolean
 }) {
 	const navigation = useNavigation()
 	const busy =
-		navigation.state === 'submitting' && (intent === undefined || navigation.formData?.get('intent') === intent)
+		pending ?? (navigation.state === 'submitting' && (intent === undefined || navigation.formData?.get('intent') === intent))
 	return (
 		<button type="submit" name={intent ? 'intent' : undefined} value={intent} className={className} aria-busy={busy || undefined} disabled={busy}>
 			{children}

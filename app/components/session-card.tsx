@@ -1,12 +1,29 @@
 import { useTranslation } from '#app/i18n/translation'
-import { Link } from 'react-router'
+import { useState } from 'react'
+import { Link, useRouteLoaderData } from 'react-router'
+import type { loader as rootLoader } from '#app/root'
+import { parseSessionUpdate, type LiveSessionState } from '#app/modules/realtime/session-feed'
+import { useLiveTopic } from '#app/modules/realtime/use-live'
 import type { Locale } from '#app/i18n/locales'
 import type { LiveSession, SessionSummary } from '#app/modules/sessions/service.server'
 import { formatCoins } from '#app/modules/shop/format'
 
-/** A live session in a list; with its totals (home), how many dares and coins are in play. */
+/**
+ * A live session in a list; with its totals (home), how many dares and coins
+ * are in play, kept live: every update of the session carries its totals
+ * (session-feed.ts), taken as they come, with no request.
+ */
 export function SessionCard({ session, locale }: { session: SessionSummary & Partial<Pick<LiveSession, 'dareCount' | 'potTotal'>>; locale: Locale }) {
 	const { t } = useTranslation()
+	const who = useRouteLoaderData<typeof rootLoader>('root')?.account?.userId ?? 'anon'
+	const [totals, setTotals] = useState<LiveSessionState | null>(null)
+	const listed = session.dareCount !== undefined && session.potTotal !== undefined
+	useLiveTopic(listed ? `session_updates_${session.id}` : null, 'update', who, (payload) => {
+		const update = parseSessionUpdate(payload)
+		if (update?.sessionData.session) setTotals(update.sessionData.session)
+	})
+	const dareCount = totals?.dareCount ?? session.dareCount
+	const potTotal = totals?.potTotal ?? session.potTotal
 	return (
 		<li className="session-card">
 			<p className="session-card__meta">
@@ -20,9 +37,9 @@ export function SessionCard({ session, locale }: { session: SessionSummary & Par
 			{session.creatorName ? (
 				<p className="session-card__creator">{t('home.session-by', { creator: session.creatorName })}</p>
 			) : null}
-			{session.dareCount !== undefined && session.potTotal !== undefined ? (
+			{dareCount !== undefined && potTotal !== undefined ? (
 				<p className="session-card__totals">
-					{t('home.session-totals', { dares: session.dareCount, coins: formatCoins(locale, session.potTotal) })}
+					{t('home.session-totals', { dares: dareCount, coins: formatCoins(locale, potTotal) })}
 				</p>
 			) : null}
 		</li>

@@ -4,6 +4,7 @@ import { Link, useMatches } from 'react-router'
 import type { Locale } from '#app/i18n/locales'
 import { useCatchUp, useLiveTopic } from '#app/modules/realtime/use-live'
 import { formatCoins } from '#app/modules/shop/format'
+import { balancePushed, useLiveBalance } from '#app/modules/wallet/live-balance'
 import { useHydrated } from '#app/utils/use-hydrated'
 
 /**
@@ -11,8 +12,9 @@ import { useHydrated } from '#app/utils/use-hydrated'
  * shop. Three readings, each newer than the one before: the root loader's
  * (`balance`), a page's own (`walletBalance`, see usePageReading) and the
  * live one (wallets_{userId}, `{balance}`: subscribed while signed in, after
- * hydration). A newer reading is shown until the one it arrived on top of
- * changes: a new loader reading replaces it.
+ * hydration) or an action's answer (app/modules/wallet/live-balance.ts). A
+ * newer reading is shown until the one it arrived on top of changes: a new
+ * loader reading replaces it.
  */
 export function WalletBalance({ locale, balance, userId }: { locale: Locale; balance: number; userId: string }) {
 	const hydrated = useHydrated()
@@ -23,10 +25,6 @@ export function WalletBalance({ locale, balance, userId }: { locale: Locale; bal
 /** A reading that arrived on top of `base`. */
 type Newer = { base: number; value: number }
 
-function shown(newer: Newer | null, base: number): number {
-	return newer && newer.base === base ? newer.value : base
-}
-
 /**
  * A page whose loader settles money in its own transaction reads the wallet
  * after that (`walletBalance`: the session page, whose read resolves due
@@ -34,29 +32,20 @@ function shown(newer: Newer | null, base: number): number {
  * names (`viewerId`), never someone signed in since in another tab. Kept
  * after leaving the page: the root loader does not run again on a link.
  */
-function usePageReading(balance: number, userId: string): number {
+export function usePageReading(balance: number, userId: string): number {
 	const pageBalance = useMatches()
 		.map((m) => m.data as { walletBalance?: unknown; viewerId?: unknown } | undefined)
 		.findLast((data) => typeof data?.walletBalance === 'number' && data.viewerId === userId)?.walletBalance as number | undefined
 	const [kept, setKept] = useState<Newer | null>(null)
 	if (pageBalance !== undefined && (kept?.value !== pageBalance || kept.base !== balance)) setKept({ base: balance, value: pageBalance })
-	return shown(kept, balance)
+	return kept && kept.base === balance ? kept.value : balance
 }
 
 function LiveWalletBalance({ locale, balance, userId }: { locale: Locale; balance: number; userId: string }) {
-	const [live, setLive] = useState<Newer | null>(null)
 	// Rejoined after a cut: the balance is read again (updates sent meanwhile are lost).
 	const catchUp = useCatchUp()
-	useLiveTopic<{ balance?: number; seq?: number }>(
-		`wallets_${userId}`,
-		'balance',
-		userId,
-		(payload) => {
-			if (typeof payload.balance === 'number') setLive({ base: balance, value: payload.balance })
-		},
-		catchUp,
-	)
-	return <Balance locale={locale} balance={shown(live, balance)} />
+	useLiveTopic(`wallets_${userId}`, 'balance', userId, (payload) => balancePushed(userId, balance, payload), catchUp)
+	return <Balance locale={locale} balance={useLiveBalance(userId, balance)} />
 }
 
 function Balance({ locale, balance }: { locale: Locale; balance: number }) {

@@ -1,6 +1,7 @@
 import type { Route } from './+types/channel'
 import type { Locale } from '#app/i18n/locales'
 import { dareAction } from '#app/modules/dares/actions.server'
+import { revalidateUnlessAnswered } from '#app/modules/dares/answer'
 import { overlayAction } from '#app/modules/overlay/actions.server'
 import { stopSessionAction } from '#app/modules/sessions/actions.server'
 import { loadSessionPage } from '#app/modules/sessions/page.server'
@@ -8,6 +9,9 @@ import { isPlatform } from '#app/modules/sessions/schemas'
 import { SessionPage } from '#app/modules/sessions/session-page'
 import sessionsStylesHref from '#app/styles/sessions.css?url'
 import { invalidRoute, notFound } from '#app/utils/http'
+
+/** Not after a dare form the page's script sent: its answer and the live updates carry what changed. */
+export const shouldRevalidate = revalidateUnlessAnswered
 
 export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: sessionsStylesHref }]
 

@@ -2,6 +2,7 @@ import { useTranslation } from '#app/i18n/translation'
 import type { Route } from './+types/overlay'
 import { PageTitle } from '#app/components/page-title'
 import { readSessionDares } from '#app/modules/dares/service.server'
+import { readCovered } from '#app/modules/realtime/broadcaster.server'
 import { OverlayPage } from '#app/modules/overlay/overlay-page'
 import { overlayKeyValid } from '#app/modules/overlay/service.server'
 import { getSessionById } from '#app/modules/sessions/service.server'
@@ -16,9 +17,10 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 	const key = new URL(request.url).searchParams.get('key')
 	const found = await queryAsViewer(context, async (tx) => {
 		// No such session (nor an id that is not one) before the key is checked: 404 either way.
+		const covered = await readCovered(tx)
 		const session = await getSessionById(tx, params.sessionId)
 		if (!session || !(await overlayKeyValid(tx, session.id, key))) return null
-		return { session, dares: await readSessionDares(tx, session.id) }
+		return { session, dares: await readSessionDares(tx, session.id), covered }
 	})
 	if (!found) notFound(request)
 	return found
@@ -33,7 +35,7 @@ export default function OverlayRoute({ loaderData, params }: Route.ComponentProp
 			<noscript>
 				<meta httpEquiv="refresh" content="10" />
 			</noscript>
-			<OverlayPage session={loaderData.session} dares={loaderData.dares} lang={params.lang} />
+			<OverlayPage session={loaderData.session} dares={loaderData.dares} covered={loaderData.covered} lang={params.lang} />
 		</>
 	)
 }

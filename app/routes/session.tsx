@@ -1,12 +1,16 @@
 import type { Route } from './+types/session'
 import type { Locale } from '#app/i18n/locales'
 import { dareAction } from '#app/modules/dares/actions.server'
+import { revalidateUnlessAnswered } from '#app/modules/dares/answer'
 import { overlayAction } from '#app/modules/overlay/actions.server'
 import { stopSessionAction } from '#app/modules/sessions/actions.server'
 import { loadSessionPage } from '#app/modules/sessions/page.server'
 import { SessionPage } from '#app/modules/sessions/session-page'
 import sessionsStylesHref from '#app/styles/sessions.css?url'
 import { notFound } from '#app/utils/http'
+
+/** Not after a dare form the page's script sent: its answer and the live updates carry what changed. */
+export const shouldRevalidate = revalidateUnlessAnswered
 
 export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: sessionsStylesHref }]
 

@@ -1,4 +1,5 @@
-import { expect, test } from '@playwright/test'
+import { randomUUID } from 'node:crypto'
+import { expect, test, type Page } from '@playwright/test'
 import { readyAccount } from './support/accounts'
 import { DECIDED_STORAGE_STATE } from './support/consent'
 import { startLiveSession, twitchCreator } from './support/creators'
@@ -50,5 +51,57 @@ test.describe('the session page, live', { tag: '@js-only' }, () => {
 
 		await expect(balance).toHaveText(/500$/, { timeout: 5000 })
 		expect(await page.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere)).toBe(true)
+	})
+
+	test('en: three tabs follow ten boosts from elsewhere with no request of their own, and show what a fresh page shows', async ({ browser, baseURL }) => {
+		test.setTimeout(120_000)
+		const open = async () => (await browser.newContext({ baseURL, storageState: DECIDED_STORAGE_STATE })).newPage()
+		const creator = await open()
+		const login = await twitchCreator(creator, 'en', 'threetabs')
+		await startLiveSession(creator, 'en', `Three tabs ${login}`, {})
+		const sessionPage = `/en/twitch/${login}`
+		const viewer = await open()
+		await readyAccount(viewer, 'en', 'threetabsviewer')
+		const visitor = await open()
+		const booster = await open()
+		await readyAccount(booster, 'en', 'threetabsbooster')
+		await booster.goto('/en/shop')
+		await booster.getByRole('button', { name: tr('en', 'shop.buy', { price: '€4.99' }) }).click()
+		await expect(booster.getByTestId('wallet-balance')).toHaveText(/500$/)
+		await booster.goto(sessionPage)
+		await booster.getByLabel(tr('en', 'dares.description')).fill(`Stand on one leg ${login}`)
+		await booster.getByRole('button', { name: tr('en', 'dares.create') }).click()
+		await expectToast(booster, tr('en', 'dares.created'))
+		const dareId = (await booster.locator('li.dare').first().getAttribute('id'))!.replace(/^dare-/, '')
+		const sessionId = await booster.locator('input[name="sessionId"]').first().inputValue()
+
+		const tabs = [creator, viewer, visitor]
+		const requests = new Map<Page, string[]>()
+		for (const tab of tabs) {
+			await tab.goto(sessionPage)
+			await expect(tab.getByRole('status').filter({ hasText: tr('en', 'realtime.live') })).toBeVisible()
+			const seen: string[] = []
+			requests.set(tab, seen)
+			tab.on('request', (request) => void seen.push(request.url()))
+		}
+		// Ten boosts of 10 coins as another browser's forms post them, one after the other.
+		for (let i = 0; i < 10; i++) {
+			const response = await booster.request.post(sessionPage, {
+				form: { intent: 'boost', sessionId, dareId, amount: '10', key: `boost:${randomUUID()}:${dareId}` },
+				headers: { origin: baseURL! },
+				maxRedirects: 0,
+			})
+			expect(response.status()).toBe(302)
+		}
+		const pot = (tab: Page) => tab.locator(`#dare-${dareId} .dare__pot [aria-hidden="true"]`)
+		const fresh = await open()
+		await fresh.goto(sessionPage)
+		await expect(pot(fresh)).toHaveText('◎ 100')
+		for (const tab of tabs) {
+			await expect(pot(tab)).toHaveText('◎ 100', { timeout: 5000 })
+			await expect(tab.locator(`#dare-${dareId} .dare__meta`)).toHaveText(await fresh.locator(`#dare-${dareId} .dare__meta`).innerText())
+			// Not one request: every update was applied from the socket.
+			expect(requests.get(tab)).toEqual([])
+		}
 	})
 })

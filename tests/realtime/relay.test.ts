@@ -115,12 +115,14 @@ describeEachDatabase('the realtime relay', (getDb) => {
 			for (let i = 0; i < 20; i++) await tx.query('select public.boost_dare($1, $2, $3)', [rows[0]!.id, 50, randomUUID()])
 			return rows[0]!.id
 		})
-		await until(() => updates.some((u) => (u.sessionData.dares as { id: string; pot: number }[]).some((d) => d.id === dareId && d.pot === 1000)))
+		await until(() => updates.some((u) => (u.sessionData.dares ?? []).some((d) => d.id === dareId && d.pot === 1000)))
 		// One transaction, one update: its marks are coalesced, not one message per boost.
 		expect(updates.length).toBeLessThanOrEqual(2)
 		expect(updates.map((u) => u.seq)).toEqual([...updates.map((u) => u.seq)].sort((a, b) => a - b))
+		// What changed: the session's totals and the dare, written in that transaction, so whole (with its description).
 		expect(updates.at(-1)!.updatedKeys).toEqual(['session', 'dares'])
-		expect((updates.at(-1)!.sessionData.session as { id: string }).id).toBe(session.id)
+		expect(updates.at(-1)!.sessionData.session).toEqual({ status: 'active', dareCount: 1, potTotal: 1000 })
+		expect(updates.find((u) => u.sessionData.dares?.some((d) => d.id === dareId))!.sessionData.dares![0]!.description).toBe('Juggle three oranges')
 	})
 
 	test('a stream of boosts in separate transactions makes at most one update per interval, not one per boost', async () => {
@@ -141,7 +143,7 @@ describeEachDatabase('the realtime relay', (getDb) => {
 			await asUser(db, claimsFor(viewer), (tx) => tx.query('select public.boost_dare($1, $2, $3)', [dareId, 10, randomUUID()]))
 			await new Promise((resolve) => setTimeout(resolve, 15))
 		}
-		await until(() => updates.some((u) => (u.sessionData.dares as { id: string; pot: number }[]).some((d) => d.id === dareId && d.pot === 250)))
+		await until(() => updates.some((u) => (u.sessionData.dares ?? []).some((d) => d.id === dareId && d.pot === 250)))
 		// The harness publishes a topic at most every 100 ms: one update per interval, not one per boost.
 		expect(updates.length).toBeLessThanOrEqual(Math.ceil((Date.now() - started) / 100) + 1)
 		expect(updates.length).toBeLessThan(25)
@@ -343,7 +345,7 @@ describeEachDatabase('the realtime relay', (getDb) => {
 			const seen: SessionUpdate[] = []
 			expect(await join(await client(other, anon), sessionTopic(session.id), (u) => seen.push(u)).first).toBe('SUBSCRIBED')
 			await asUser(db, claimsFor(viewer), (tx) => tx.query('select public.create_dare($1, $2, $3, $4)', ['Wear a hat', session.id, 0, randomUUID()]))
-			await until(() => seen.some((u) => (u.sessionData.dares as unknown[]).length === 1))
+			await until(() => seen.some((u) => (u.sessionData.dares ?? []).length === 1))
 		} finally {
 			for (const c of clients.splice(0)) c.disconnect()
 			await other.stop()

@@ -133,6 +133,8 @@ const EXPOSED_ACL: Record<(typeof API_ROLES)[number], string[]> = {
 		'function public.purchase_history(p_limit integer): EXECUTE (security definer)',
 		'function public.regenerate_overlay_key(p_session_id uuid): EXECUTE (security definer)',
 		'function public.reject_dare(p_dare_id uuid, p_idempotency_key text): EXECUTE (security definer)',
+		// One dare as its reader sees it: a boost's, a vote's or a new dare's answer to the page's script (ADR 045).
+		'function public.session_dare(p_dare_id uuid): EXECUTE (security definer)',
 		'function public.session_dares(p_session_id uuid): EXECUTE (security definer)',
 		'function public.session_totals(p_session_id uuid): EXECUTE (security definer)',
 		'function public.start_voting(p_dare_id uuid): EXECUTE (security definer)',

@@ -1,5 +1,5 @@
 import { parseWithZod } from '@conform-to/zod/v4'
-import type { RouterContextProvider } from 'react-router'
+import { data, type RouterContextProvider } from 'react-router'
 import { redirectWithError, redirectWithSuccess } from 'remix-toast'
 import { translateError } from '#app/components/forms'
 import { toAppError } from '#app/db/database.server'
@@ -8,10 +8,12 @@ import { getInstance } from '#app/i18n/i18next.server'
 import type { GatedReason } from '#app/modules/auth/gate'
 import { requireReadyAccount, requireSignedIn } from '#app/modules/auth/require-account.server'
 import { requireViewer } from '#app/modules/auth/require-viewer.server'
-import { statementsAsViewer } from '#app/utils/db.server'
+import { readOwnBalance } from '#app/modules/wallet/service.server'
+import { queryAsViewer, statementsAsViewer } from '#app/utils/db.server'
 import { z } from '#app/utils/zod'
+import { RESPOND_FIELD } from './answer'
 import { DARE_LIMITS, DareActionSchema, type DareAction } from './schemas'
-import { boostDare, createDare, creatorCall, rejectDare, voteForDare } from './service.server'
+import { boostDare, createDare, creatorCall, readDare, rejectDare, voteForDare, type DareView } from './service.server'
 
 type Ctx = Readonly<RouterContextProvider>
 
@@ -65,6 +67,16 @@ function keyEvent(action: DareAction): KeyEvent | null {
 }
 
 /**
+ * What a form sent by the page's script (`respond=data`) gets instead of a
+ * redirect: the toast, and the viewer's own reading of the dare and their
+ * balance (the page applies them; everyone else's changes come by the live
+ * updates, so nothing is read again).
+ */
+export type DareActionResult =
+	| { ok: true; message: string; event?: KeyEvent; dare: DareView | null; balance: number | null }
+	| { ok: false; error: string }
+
+/**
  * The dares panel's forms on a session page (create, boost, vote; the
  * creator's accept, reject and start voting). Plain form posts that come back
  * to the page with a toast, with or without JavaScript; the database decides
@@ -80,15 +92,21 @@ export async function dareAction(request: Request, context: Ctx, formData: FormD
 	if (reason) await requireSignedIn(request, context, { reason, returnTo: back })
 	else requireViewer(request, context)
 
+	const withData = formData.get(RESPOND_FIELD) === 'data'
+	const refuse = (code: string) => {
+		const error = translateError(t, code, language)
+		return withData ? data<DareActionResult>({ ok: false, error }) : redirectWithError(back, error)
+	}
 	const submission = parseWithZod(formData, { schema: DareActionSchema })
-	if (submission.status !== 'success') return redirectWithError(back, translateError(t, invalidInput(formData), language))
+	if (submission.status !== 'success') return refuse(invalidInput(formData))
 	const action = submission.value
+	let dareId = 'dareId' in action ? action.dareId : null
 	try {
 		// Each call is one statement, sent with the viewer's role in one round trip.
 		const viewer = statementsAsViewer(context)
 		switch (action.intent) {
 			case 'create':
-				await createDare(viewer, { sessionId: action.sessionId, description: action.description, reward: action.reward, key: action.key })
+				dareId = await createDare(viewer, { sessionId: action.sessionId, description: action.description, reward: action.reward, key: action.key })
 				break
 			case 'boost':
 				await boostDare(viewer, { dareId: action.dareId, amount: action.amount, key: action.key })
@@ -112,9 +130,14 @@ export async function dareAction(request: Request, context: Ctx, formData: FormD
 			const returnPath = `${back}#dare-${action.dareId}`
 			return redirectWithError(`${url.pathname.split('/').slice(0, 2).join('/')}/shop?${new URLSearchParams({ returnPath })}`, translateError(t, code, language))
 		}
-		return redirectWithError(back, translateError(t, code, language))
+		return refuse(code)
+	}
+	const event = keyEvent(action)
+	const done = { message: t(SUCCESS[action.intent]), ...(event ? { event } : {}) }
+	if (withData) {
+		const [dare, balance] = await queryAsViewer(context, async (tx) => [dareId ? await readDare(tx, dareId) : null, await readOwnBalance(tx)] as const)
+		return data<DareActionResult>({ ok: true, ...done, dare, balance })
 	}
 	const anchor = 'dareId' in action ? `#dare-${action.dareId}` : ''
-	const event = keyEvent(action)
-	return redirectWithSuccess(`${back}${anchor}`, { message: t(SUCCESS[action.intent]), ...(event ? { event } : {}) })
+	return redirectWithSuccess(`${back}${anchor}`, done)
 }

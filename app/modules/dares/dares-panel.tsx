@@ -1,18 +1,25 @@
-import { useEffect, useState, type FormEvent } from 'react'
+import { memo, useEffect, useRef, useState, type FormEvent } from 'react'
 import { useTranslation } from '#app/i18n/translation'
-import { Form, useNavigate, useRevalidator, useRouteLoaderData, useSubmit } from 'react-router'
+import { Form, useFetcher, useNavigate, useRouteLoaderData } from 'react-router'
 import { toast } from '#app/components/toast'
 import { SubmitButton } from '#app/components/forms'
 import { useGatedAction } from '#app/components/gated-action'
+import { usePageReading } from '#app/components/wallet-balance'
 import type { GatedReason } from '#app/modules/auth/gate'
 import { NumberField } from '#app/modules/sessions/number-field'
 import type { Locale } from '#app/i18n/locales'
 import type { loader as rootLoader } from '#app/root'
 import { formatCoins } from '#app/modules/shop/format'
+import { useLiveBalance } from '#app/modules/wallet/live-balance'
+import { RESPOND_FIELD } from './answer'
 import { DARE_LIMITS } from './limits'
+import type { DareActionResult } from './actions.server'
 import type { DareView } from './service.server'
 
 type Session = { id: string; status: 'active' | 'ended'; minBoost: number; maxDaresPerUser: number; maxFreeDaresPerUser: number }
+
+/** An action's answer to the page's script, and when its form was sent. */
+export type DareAnswer = { result: DareActionResult; sentAt: number }
 
 export type DaresPanelProps = {
 	session: Session
@@ -22,32 +29,52 @@ export type DaresPanelProps = {
 	signedIn: boolean
 	viewerId: string | null
 	formKey: string
+	/** Takes what a boost, a vote or a new dare answered (the viewer's own reading), sent by the page's script; the same function from one render to the next (the rows are memoised). */
+	onAnswer?: (answer: DareAnswer) => void
 }
 
 /**
  * The session page's main column: the dares, most coins first, with what the
  * viewer may do to each, and the form to write one. Every action is a plain
- * form post that comes back to this page with a toast (JavaScript makes it a
- * fetch without reload); the database decides every rule.
+ * form post that comes back to this page with a toast; with JavaScript a
+ * boost, a vote and a new dare are sent by a fetcher and answered with data
+ * (the toast, the viewer's reading of the dare and their balance), and the
+ * page is not read again: the live updates bring everyone else's changes.
+ * The database decides every rule. Rows are memoised: a live update draws
+ * again only the dares it changed.
  */
 export function DaresPanel(props: DaresPanelProps) {
 	const { t } = useTranslation()
-	const { session, dares, isCreator } = props
+	const { session, dares, isCreator, viewerId } = props
 	const live = session.status === 'active'
 	const voting = dares.some((d) => d.status === 'voting')
+	const onAnswer = props.onAnswer ?? ignoreAnswer
 	return (
 		<section className="dares" aria-labelledby="dares-title">
 			<div className="dares__head">
 				<h2 id="dares-title">{t('dares.title')}</h2>
 				<span className="muted">{t('dares.count', { count: dares.length })}</span>
 			</div>
-			{live && !isCreator ? <CreateDare {...props} /> : null}
+			{live && !isCreator ? <CreateDare {...props} onAnswer={onAnswer} /> : null}
 			{dares.length === 0 ? (
 				<p className="dares__empty">{live ? t('dares.empty-live') : t('dares.empty')}</p>
 			) : (
 				<ol className="dares__list">
 					{dares.map((dare) => (
-						<DareCard key={dare.id} dare={dare} {...props} live={live} voteRunning={voting} />
+						<DareCard
+							key={dare.id}
+							dare={dare}
+							sessionId={session.id}
+							isCreator={isCreator}
+							signedIn={props.signedIn}
+							own={viewerId !== null && dare.authorId === viewerId}
+							viewerId={viewerId}
+							formKey={props.formKey}
+							lang={props.lang}
+							live={live}
+							voteRunning={voting}
+							onAnswer={onAnswer}
+						/>
 					))}
 				</ol>
 			)}
@@ -56,33 +83,69 @@ export function DaresPanel(props: DaresPanelProps) {
 }
 
 /**
- * The gated-action rule (docs/decisions/010-gated-actions.md) for a form: a
- * visitor, or a viewer who still owes the username or the terms, gets the
- * dialog first and the action continues once they are ready. Without
- * JavaScript the form posts and the server sends them to sign in and back.
+ * A dare form sent by the page's script: through a fetcher, answered with
+ * data (`respond=data`), after the gated-action rule
+ * (docs/decisions/010-gated-actions.md): a visitor, or a viewer who still
+ * owes the username or the terms, gets the dialog first and the action
+ * continues once they are ready. Without JavaScript the form posts and the
+ * server answers with a redirect and a toast (and sends a visitor to sign
+ * in and back).
  */
-function useGatedSubmit(reason: GatedReason) {
+function useDareForm(reason: GatedReason, onAnswer: (answer: DareAnswer) => void) {
 	const gated = useGatedAction()
-	const submit = useSubmit()
-	return (event: FormEvent<HTMLFormElement>) => {
+	const fetcher = useFetcher<DareActionResult>()
+	const sentAt = useRef(0)
+	// Each answered sending makes the next one a new action: its idempotency key
+	// gets a new suffix (a second click while one is on its way reuses the key).
+	const answered = useRef(0)
+	const taken = useRef<DareActionResult | null>(null)
+	useEffect(() => {
+		// Each answer once (the effect runs again when the page gives a new onAnswer).
+		if (fetcher.state !== 'idle' || !fetcher.data || taken.current === fetcher.data) return
+		taken.current = fetcher.data
+		answered.current++
+		onAnswer({ result: fetcher.data, sentAt: sentAt.current })
+	}, [fetcher.state, fetcher.data, onAnswer])
+	const onSubmit = (event: FormEvent<HTMLFormElement>) => {
 		event.preventDefault()
 		const form = event.currentTarget
 		const submitter = (event.nativeEvent as SubmitEvent).submitter
 		const formData = new FormData(form, submitter instanceof HTMLButtonElement ? submitter : null)
-		gated(reason, () => void submit(formData, { method: 'post', preventScrollReset: true }))
+		formData.set(RESPOND_FIELD, 'data')
+		const key = formData.get('key')
+		if (typeof key === 'string') formData.set('key', `${key}:${answered.current}`)
+		gated(reason, () => {
+			sentAt.current = Date.now()
+			void fetcher.submit(formData, { method: 'post' })
+		})
 	}
+	return { onSubmit, pending: fetcher.state !== 'idle', result: fetcher.state === 'idle' ? fetcher.data : undefined }
 }
 
-function CreateDare({ session, dares, viewerId, formKey, lang }: DaresPanelProps) {
+/** The balance the header shows, for the client's own check of a boost. */
+function useShownBalance(viewerId: string | null): number | null {
+	const account = useRouteLoaderData<typeof rootLoader>('root')?.account ?? null
+	const userId = account?.userId ?? viewerId ?? ''
+	const base = usePageReading(account?.balance ?? 0, userId)
+	const shown = useLiveBalance(userId, base)
+	return account && account.userId === viewerId ? shown : null
+}
+
+function CreateDare({ session, dares, viewerId, formKey, lang, onAnswer }: DaresPanelProps & { onAnswer: (answer: DareAnswer) => void }) {
 	const { t } = useTranslation()
 	const mine = dares.filter((d) => d.authorId === viewerId).length
 	const freeLeft = Math.max(0, session.maxFreeDaresPerUser - mine)
 	const left = Math.max(0, session.maxDaresPerUser - mine)
 	const minBoost = formatCoins(lang, session.minBoost)
-	const onSubmit = useGatedSubmit('create-dare')
+	const { onSubmit, pending, result } = useDareForm('create-dare', onAnswer)
+	const formRef = useRef<HTMLFormElement>(null)
+	// A dare written: the form is empty again for the next one.
+	useEffect(() => {
+		if (result?.ok) formRef.current?.reset()
+	}, [result])
 	if (left === 0) return <p className="notice">{t('dares.limit-reached', { count: session.maxDaresPerUser })}</p>
 	return (
-		<Form method="post" className="card dare-form stack" preventScrollReset onSubmit={onSubmit}>
+		<Form method="post" className="card dare-form stack" preventScrollReset onSubmit={onSubmit} ref={formRef}>
 			<h3>{t('dares.create-title')}</h3>
 			<input type="hidden" name="sessionId" value={session.id} />
 			<input type="hidden" name="key" value={`create:${formKey}`} />
@@ -119,28 +182,37 @@ function CreateDare({ session, dares, viewerId, formKey, lang }: DaresPanelProps
 				</p>
 			</div>
 			<div>
-				<SubmitButton intent="create">{t('dares.create')}</SubmitButton>
+				<SubmitButton intent="create" pending={pending}>
+					{t('dares.create')}
+				</SubmitButton>
 			</div>
 		</Form>
 	)
 }
 
-function DareCard({
-	dare,
-	session,
-	isCreator,
-	signedIn,
-	viewerId,
-	formKey,
-	lang,
-	live,
-	voteRunning,
-}: DaresPanelProps & { dare: DareView; live: boolean; voteRunning: boolean }) {
+const ignoreAnswer = () => {}
+
+type DareCardProps = {
+	dare: DareView
+	sessionId: string
+	isCreator: boolean
+	signedIn: boolean
+	own: boolean
+	viewerId: string | null
+	formKey: string
+	lang: Locale
+	live: boolean
+	voteRunning: boolean
+	onAnswer: (answer: DareAnswer) => void
+}
+
+const DareCard = memo(function DareCard({ dare, sessionId, isCreator, signedIn, own, viewerId, formKey, lang, live, voteRunning, onAnswer }: DareCardProps) {
 	const { t } = useTranslation()
-	const balance = useRouteLoaderData<typeof rootLoader>('root')?.account?.balance ?? null
-	const gatedBoost = useGatedSubmit('boost')
+	const balance = useShownBalance(viewerId)
+	const boost = useDareForm('boost', onAnswer)
+	const vote = useDareForm('vote', onAnswer)
 	const navigate = useNavigate()
-	const shop = `/${lang}/shop?returnPath=${encodeURIComponent(`/${lang}/session/${session.id}#dare-${dare.id}`)}`
+	const shop = `/${lang}/shop?returnPath=${encodeURIComponent(`/${lang}/session/${sessionId}#dare-${dare.id}`)}`
 	// The client refuses a boost the wallet cannot pay (spec section 5) and offers the shop, which comes back here.
 	const onBoost = (event: FormEvent<HTMLFormElement>) => {
 		const amount = Number(new FormData(event.currentTarget).get('amount'))
@@ -149,10 +221,8 @@ function DareCard({
 			toast.error(t('errors.error-insufficient-funds'), { action: { label: t('dares.get-coins'), onClick: () => void navigate(shop) } })
 			return
 		}
-		gatedBoost(event)
+		boost.onSubmit(event)
 	}
-	const onVote = useGatedSubmit('vote')
-	const own = viewerId !== null && dare.authorId === viewerId
 	const boostable = live && (dare.status === 'open' || dare.status === 'accepted')
 	return (
 		<li id={`dare-${dare.id}`} className={`dare dare--${dare.status}${own ? ' dare--mine' : ''}`}>
@@ -176,10 +246,10 @@ function DareCard({
 				<p className="dare__result">{t('dares.result', { yes: dare.yesVotes, no: dare.noVotes })}</p>
 			) : null}
 			<div className="dare__actions">
-				{isCreator && live ? <CreatorButtons dare={dare} sessionId={session.id} formKey={formKey} voteRunning={voteRunning} /> : null}
+				{isCreator && live ? <CreatorButtons dare={dare} sessionId={sessionId} formKey={formKey} voteRunning={voteRunning} /> : null}
 				{!isCreator && boostable ? (
 					<Form method="post" className="dare__boost" preventScrollReset onSubmit={onBoost}>
-						<input type="hidden" name="sessionId" value={session.id} />
+						<input type="hidden" name="sessionId" value={sessionId} />
 						<input type="hidden" name="dareId" value={dare.id} />
 						<input type="hidden" name="key" value={`boost:${formKey}:${dare.id}`} />
 						<NumberField
@@ -189,7 +259,7 @@ function DareCard({
 							defaultValue={DARE_LIMITS.boost.default}
 							locale={lang}
 						/>
-						<SubmitButton intent="boost" className="button">
+						<SubmitButton intent="boost" className="button" pending={boost.pending}>
 							{t('dares.boost')}
 						</SubmitButton>
 						{signedIn && balance !== null && balance < DARE_LIMITS.boost.min ? (
@@ -200,8 +270,8 @@ function DareCard({
 					</Form>
 				) : null}
 				{!isCreator && dare.status === 'voting' ? (
-					<Form method="post" className="dare__vote" preventScrollReset onSubmit={onVote}>
-						<input type="hidden" name="sessionId" value={session.id} />
+					<Form method="post" className="dare__vote" preventScrollReset onSubmit={vote.onSubmit}>
+						<input type="hidden" name="sessionId" value={sessionId} />
 						<input type="hidden" name="dareId" value={dare.id} />
 						<input type="hidden" name="intent" value="vote" />
 						<button type="submit" name="vote" value="yes" className={`button${dare.myVote === true ? ' button--primary' : ''}`} aria-pressed={dare.myVote === true}>
@@ -215,7 +285,7 @@ function DareCard({
 			</div>
 		</li>
 	)
-}
+})
 
 function CreatorButtons({ dare, sessionId, formKey, voteRunning }: { dare: DareView; sessionId: string; formKey: string; voteRunning: boolean }) {
 	const { t } = useTranslation()
@@ -242,18 +312,14 @@ function CreatorButtons({ dare, sessionId, formKey, voteRunning }: { dare: DareV
 	)
 }
 
-/** The running vote: the tallies and a countdown (rendered by the server, ticking with JavaScript). */
+/**
+ * The running vote: the tallies and a countdown (rendered by the server,
+ * ticking with JavaScript). At the end the sweeper resolves the vote within
+ * a second and the live update brings the result.
+ */
 function VoteState({ dare }: { dare: DareView }) {
 	const { t } = useTranslation()
 	const seconds = useSecondsLeft(dare.votingEndsAt!)
-	const revalidator = useRevalidator()
-	// At the end the server resolves the vote within a second: then show the result.
-	useEffect(() => {
-		if (seconds > 0) return
-		const timer = setTimeout(() => void revalidator.revalidate(), 1500)
-		return () => clearTimeout(timer)
-		// eslint-disable-next-line react-hooks/exhaustive-deps
-	}, [seconds === 0])
 	const total = dare.yesVotes + dare.noVotes
 	const yesShare = total === 0 ? 50 : Math.round((dare.yesVotes / total) * 100)
 	return (

@@ -41,7 +41,17 @@ type DareRow = {
 /** The session's dares; due votes are resolved first, in the same call. */
 export async function readSessionDares(tx: Queryable, sessionId: string): Promise<DareView[]> {
 	const { rows } = await tx.query<DareRow>('select * from public.session_dares($1)', [sessionId])
-	return rows.map((r) => ({
+	return rows.map(toDareView)
+}
+
+/** One dare as the viewer reads it (their own boost and vote included); null when there is none. */
+export async function readDare(tx: Queryable, dareId: string): Promise<DareView | null> {
+	const { rows } = await tx.query<DareRow>('select * from public.session_dare($1)', [dareId])
+	return rows[0] ? toDareView(rows[0]) : null
+}
+
+function toDareView(r: DareRow): DareView {
+	return {
 		id: r.id,
 		description: r.description,
 		reward: Number(r.reward),
@@ -56,15 +66,17 @@ export async function readSessionDares(tx: Queryable, sessionId: string): Promis
 		createdAt: new Date(r.created_at).toISOString(),
 		myBoost: Number(r.my_boost),
 		myVote: r.my_vote,
-	}))
+	}
 }
 
 // The calls of spec section 7, as the viewer; the database checks every rule.
 // One statement each: the action sends them with statementsAsViewer, in one
 // round trip, so the locks they take (a hot dare's pot) end with the call.
 
-export async function createDare(tx: Queryable, input: { sessionId: string; description: string; reward: number; key: string }) {
-	await tx.query('select 1 from public.create_dare($1, $2, $3, $4)', [input.description, input.sessionId, input.reward, input.key])
+/** The new dare's id (a repeated key: the first call's dare). */
+export async function createDare(tx: Queryable, input: { sessionId: string; description: string; reward: number; key: string }): Promise<string> {
+	const { rows } = await tx.query<{ id: string }>('select id from public.create_dare($1, $2, $3, $4)', [input.description, input.sessionId, input.reward, input.key])
+	return rows[0]!.id
 }
 
 export async function boostDare(tx: Queryable, input: { dareId: string; amount: number; key: string }) {

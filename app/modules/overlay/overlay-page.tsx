@@ -1,10 +1,9 @@
 import { useTranslation } from '#app/i18n/translation'
 import { useSecondsLeft } from '#app/modules/dares/dares-panel'
 import type { DareView } from '#app/modules/dares/service.server'
-import { useCatchUp, useLiveTopic } from '#app/modules/realtime/use-live'
+import { sessionState, useSessionFeed } from '#app/modules/realtime/use-session-feed'
 import { formatCoins } from '#app/modules/shop/format'
 import type { SessionSummary } from '#app/modules/sessions/service.server'
-import { useHydrated } from '#app/utils/use-hydrated'
 
 /** How many running dares the overlay lists (the biggest pots). */
 export const OVERLAY_TOP = 3
@@ -12,17 +11,23 @@ export const OVERLAY_TOP = 3
 /**
  * The OBS overlay (PRODUCT.md, the overlay page): a transparent browser
  * source with the running vote (countdown and tallies) and the top dares by
- * pot, large enough for 1080p, with no controls. Live like the session page;
- * without JavaScript the page reloads itself (a <noscript> refresh).
+ * pot, large enough for 1080p, with no controls. Live like the session page
+ * (its updates applied without a request); without JavaScript the page
+ * reloads itself (a <noscript> refresh).
  */
-export function OverlayPage({ session, dares, lang }: { session: SessionSummary; dares: DareView[]; lang: string }) {
+export function OverlayPage({ session, lang, ...data }: { session: SessionSummary; dares: DareView[]; covered: number; lang: string }) {
 	const { t } = useTranslation()
+	const { view } = useSessionFeed(
+		{ sessionId: session.id, session: sessionState(session.status, data.dares), dares: data.dares, covered: data.covered },
+		'anon',
+		session.status === 'active',
+	)
+	const dares = view.dares
 	const voting = dares.find((d) => d.status === 'voting' && d.votingEndsAt)
 	const top = dares.filter((d) => d.status === 'open' || d.status === 'accepted').slice(0, OVERLAY_TOP)
 	return (
 		<section className="overlay" aria-label={t('pages.overlay.title')}>
 			<h1 className="visually-hidden">{session.title}</h1>
-			{useHydrated() ? <OverlayLive sessionId={session.id} /> : null}
 			{voting ? <OverlayVote dare={voting} lang={lang} /> : null}
 			{top.length > 0 ? (
 				<ol className="overlay__dares">
@@ -58,10 +63,4 @@ function OverlayVote({ dare, lang }: { dare: DareView; lang: string }) {
 			</p>
 		</div>
 	)
-}
-
-function OverlayLive({ sessionId }: { sessionId: string }) {
-	const refresh = useCatchUp()
-	useLiveTopic(`session_updates_${sessionId}`, 'update', 'anon', refresh, refresh)
-	return null
 }

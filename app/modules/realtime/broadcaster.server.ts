@@ -1,27 +1,25 @@
 import { randomUUID } from 'node:crypto'
 import { asUser, type JwtClaims } from '#app/db/as-user.server'
-import type { Database } from '#app/db/database.server'
-import { readSessionDares } from '#app/modules/dares/service.server'
-import { getSessionById } from '#app/modules/sessions/service.server'
+import type { Database, Queryable } from '#app/db/database.server'
 import { readOwnBalance } from '#app/modules/wallet/service.server'
+import { LIVE_MAX_DARES, type LiveDare, type LiveSessionState, type SessionUpdate } from './session-feed'
 
 /**
- * The live updates of PRODUCT.md, from the marks the money transactions
- * append in app_private.realtime_marks (one row per touched topic and
- * statement; see the realtime_marks migration). Every `pollMs` the marks
- * past the cursor are read and coalesced per topic; a topic is published at
- * once when its last update is at least `intervalMs` old, else as soon as it
- * is (a leading-edge throttle: a lone boost reaches its viewers within a
- * poll, a stream of boosts makes at most one update per topic and
- * `intervalMs`). Each update is complete, and published after the changes
- * committed, never from inside them:
- *  - `session_updates_{sessionId}`, event `update`: `{updatedKeys,
- *    sessionData, seq}` (spec section 7), the session and its dares as a
- *    visitor reads them;
+ * The live updates of docs/product.md, from the marks the money transactions
+ * append in app_private.realtime_marks (one row per touched topic and dare;
+ * see the realtime_marks and live_updates migrations). Every `pollMs` the
+ * marks past the cursor are read and gathered per topic; a topic is
+ * published at once when its last update is at least `intervalMs` old, else
+ * as soon as it is (a leading-edge throttle: a lone boost reaches its viewers
+ * within a poll, a stream of boosts makes at most one update per topic and
+ * `intervalMs`). Updates are read after the changes committed, never from
+ * inside them:
+ *  - `session_updates_{sessionId}`, event `update`: what changed since this
+ *    publisher's previous update of the topic, in the format of
+ *    session-feed.ts (the dares marked, the session's state and totals, as a
+ *    visitor reads them) with `seq`, `prev` and `since`
+ *    (docs/decisions/045-live-update-format.md);
  *  - `wallets_{userId}`, event `balance`: `{balance, seq}`.
- * `seq` is the topic's highest mark (gaps are normal, since all topics share
- * the sequence); a mark that commits after a later one goes out with the seq
- * already published, which the page applies too (it is read when sent).
  * Every instance reads the same marks, so a boost through one reaches the
  * subscribers of all.
  *
@@ -48,13 +46,12 @@ const MARK_RETENTION = '1 minute'
 const LEASE_SECONDS = 3
 /** How often the lease is renewed, or looked for. */
 const LEASE_RENEW_MS = 1000
+/** How long a topic's last update is remembered when nobody is known to listen (Supabase): a later update chains on to it. */
+const REMEMBER_MS = 60 * 60_000
+/** `since` of an update that no page can apply: they all read the session again. */
+const NO_PAGE = Number.MAX_SAFE_INTEGER
 
-export type SessionUpdate = {
-	updatedKeys: ['session', 'dares']
-	sessionData: { session: unknown; dares: unknown }
-	seq: number
-}
-
+export type { SessionUpdate }
 export type BalanceUpdate = { balance: number; seq: number }
 
 export interface BroadcasterOptions {
@@ -77,13 +74,58 @@ const WALLET_TOPIC = /^wallets_([0-9a-f-]{36})$/
 export const sessionTopic = (sessionId: string) => `session_updates_${sessionId}`
 export const walletTopic = (userId: string) => `wallets_${userId}`
 
-/** The update a visitor's page would show: the session and its dares as `anon` reads them. */
-export async function sessionUpdate(db: Database, sessionId: string, seq: number): Promise<SessionUpdate | null> {
-	return asUser(db, null, async (tx) => {
-		const session = await getSessionById(tx, sessionId)
-		if (!session) return null
-		return { updatedKeys: ['session', 'dares'], sessionData: { session, dares: await readSessionDares(tx, sessionId) }, seq }
+type LiveDareRow = {
+	id: string
+	description: string
+	reward: string | number
+	status: LiveDare['status']
+	pot: string | number
+	author_id: string | null
+	author_username: string | null
+	boosters: number
+	yes_votes: number
+	no_votes: number
+	voting_ends_at: string | null
+	created_at: string
+}
+
+const iso = (t: string | null) => (t === null ? null : new Date(t).toISOString())
+
+/**
+ * What changed in a session as a visitor reads it: its state and totals, and
+ * the dares asked for (whole when `created` has them, else without what never
+ * changes). Null when the session is gone.
+ */
+export async function readSessionChanges(
+	db: Database,
+	sessionId: string,
+	dareIds: Iterable<string>,
+	created: ReadonlySet<string>,
+): Promise<{ session: LiveSessionState; dares: LiveDare[] } | null> {
+	const ids = [...dareIds]
+	// One round trip: the session's totals and the dares, as JSON.
+	const { rows } = await db.query<{ session: { status: 'active' | 'ended'; dares: number; pot: string | number } | null; dares: LiveDareRow[] }>(
+		`select (select row_to_json(s) from app_private.live_session($1) s) as session,
+		        (select coalesce(json_agg(d), '[]'::json) from app_private.live_dares($1, $2::uuid[]) d) as dares`,
+		[sessionId, ids],
+	)
+	const row = rows[0]
+	if (!row?.session) return null
+	const dares = row.dares.map((r): LiveDare => {
+		const dare: LiveDare = {
+			id: r.id,
+			status: r.status,
+			pot: Number(r.pot),
+			authorId: r.author_id,
+			authorName: r.author_username,
+			boosters: r.boosters,
+			yesVotes: r.yes_votes,
+			noVotes: r.no_votes,
+			votingEndsAt: iso(r.voting_ends_at),
+		}
+		return created.has(r.id) ? { ...dare, description: r.description, reward: Number(r.reward), createdAt: iso(r.created_at)! } : dare
 	})
+	return { session: { status: row.session.status, dareCount: row.session.dares, potTotal: Number(row.session.pot) }, dares }
 }
 
 /** The wallet's balance as its owner reads it. */
@@ -94,6 +136,16 @@ export async function balanceUpdate(db: Database, userId: string, seq: number): 
 
 function claimsFor(userId: string): JwtClaims {
 	return { sub: userId, role: 'authenticated' }
+}
+
+/** A topic's marks not published yet. */
+type Pending = {
+	/** When last marked (a follower keeps a lease period's worth, for when it takes over). */
+	at: number
+	/** Where the reading stood before these marks (see `since`). */
+	since: number
+	dares: Set<string>
+	created: Set<string>
 }
 
 export async function startBroadcaster({
@@ -108,24 +160,32 @@ export async function startBroadcaster({
 	log = console.error,
 }: BroadcasterOptions) {
 	// Where the marks' sequence stands (not the last mark left: marks are deleted after a minute, and an
-	// idle table would put the cursor at 0, and every id up to the next mark among the gaps).
-	const { rows } = await db.query<{ last: string | number | null }>(
+	// idle table would put the cursor at 0, and every id up to the next mark among the gaps), and where
+	// the reading stands: every change of a transaction before `xmax` is read from here on or was before.
+	const { rows } = await db.query<{ last: string | number | null; xmax: string }>(
 		`select greatest(
 			(select max(id) from app_private.realtime_marks),
 			(select last_value from pg_catalog.pg_sequences where schemaname = 'app_private' and sequencename = 'realtime_marks_id_seq')
-		) as last`,
+		) as last, pg_snapshot_xmax(pg_current_snapshot())::text as xmax`,
 	)
 	let cursor = Number(rows[0]?.last ?? 0)
+	/**
+	 * The reading's bound: every mark read so far is a transaction's below it
+	 * (the xmax of the last poll that read marks, in that poll's snapshot).
+	 * Updates carry it as `since` for the next one, so a page whose data was
+	 * read once all those transactions had ended (its `covered`) knows it has
+	 * what they changed.
+	 */
+	let readTo = Number(rows[0]?.xmax ?? 0)
 	let running = false
 	let stopped = false
 	let ticks = 0
 	const holder = randomUUID()
 	let leader = !exclusive
 	let leaseCheckedAt = -Infinity
-	/** Topics with marks not yet published, their update's `seq`, and when last marked (a follower keeps a lease period's worth, for when it takes over). */
-	const pending = new Map<string, { seq: number; at: number }>()
-	/** The `seq` each topic was last published with, while a late mark may still come (GAP_WAIT_MS). */
-	const published = new Map<string, { seq: number; at: number }>()
+	const pending = new Map<string, Pending>()
+	/** Each topic's last update from here: its `seq`, where the reading stood, and when. */
+	const sent = new Map<string, { seq: number; readTo: number; at: number }>()
 	/** When each topic was last published (entries older than intervalMs are dropped). */
 	const lastSent = new Map<string, number>()
 	/**
@@ -141,59 +201,77 @@ export async function startBroadcaster({
 		if (running || stopped) return
 		running = true
 		try {
-			const marked = await db.query<{ topic: string; id: string | number }>(
-				// Two index range scans, whatever the plan (one `or` of both conditions scanned every mark kept).
-				`select id, topic from app_private.realtime_marks where id > $1
-				 union all
-				 select id, topic from app_private.realtime_marks where id = any($2::bigint[]) and id <= $1
-				 order by id`,
+			const marked = await db.query<{ topic: string; id: string | number; dare_id: string | null; dare_created: boolean; xmax: string }>(
+				// Two index range scans, whatever the plan (one `or` of both conditions scanned every mark kept),
+				// each row with the statement's snapshot's xmax.
+				`select m.*, pg_snapshot_xmax(pg_current_snapshot())::text as xmax from (
+				   select id, topic, dare_id, dare_created from app_private.realtime_marks where id > $1
+				   union all
+				   select id, topic, dare_id, dare_created from app_private.realtime_marks where id = any($2::bigint[]) and id <= $1
+				 ) m order by m.id`,
 				[cursor, [...gaps.keys()]],
 			)
 			const now = Date.now()
 			if (marked.rows.length > 0) {
+				const before = readTo
+				readTo = Number(marked.rows[0]!.xmax)
 				const ids = new Set(marked.rows.map((r) => Number(r.id)))
 				for (const id of ids) gaps.delete(id)
 				let last = cursor
 				for (const id of ids) if (id > last) last = id
 				for (let id = cursor + 1; id < last && gaps.size < MAX_GAPS; id++) if (!ids.has(id)) gaps.set(id, now)
 				cursor = last
-				// Each topic's highest mark: the same seq on every instance that read the same marks.
-				const highest = new Map<string, number>()
-				for (const { topic, id } of marked.rows) highest.set(topic, Math.max(highest.get(topic) ?? 0, Number(id)))
-				observe?.([...highest.keys()])
+				const topics = [...new Set(marked.rows.map((r) => r.topic))]
+				observe?.(topics)
 				const listened = wanted?.() ?? null
-				for (const [topic, seq] of highest) {
-					if (listened && !listened.has(topic)) continue
-					// A mark that committed late (below the topic's last update) goes out with that update's seq: as new, not older.
-					pending.set(topic, { seq: Math.max(pending.get(topic)?.seq ?? 0, published.get(topic)?.seq ?? 0, seq), at: now })
+				for (const { topic, dare_id, dare_created } of marked.rows) {
+					if (listened && !listened.has(topic)) {
+						// Nobody here listens: a later update cannot chain on to the last one sent.
+						sent.delete(topic)
+						continue
+					}
+					let entry = pending.get(topic)
+					if (!entry) pending.set(topic, (entry = { at: now, since: before, dares: new Set(), created: new Set() }))
+					entry.at = now
+					if (dare_id) entry.dares.add(dare_id)
+					if (dare_id && dare_created) entry.created.add(dare_id)
 				}
 			}
 			if (exclusive && now - leaseCheckedAt >= leaseRenewMs) {
 				leaseCheckedAt = now
 				const lease = await db.query<{ held: boolean }>('select app_private.hold_broadcaster_lease($1, $2) as held', [holder, LEASE_SECONDS])
-				leader = lease.rows[0]?.held === true
+				const held = lease.rows[0]?.held === true
+				if (held && !leader) {
+					// Taken over: what the last leader sent is unknown here, so the first update of each topic is one no page can apply.
+					sent.clear()
+					for (const entry of pending.values()) entry.since = NO_PAGE
+				}
+				leader = held
 			}
 			if (!leader) {
 				for (const [topic, { at }] of pending) if (now - at > LEASE_SECONDS * 1000 + leaseRenewMs) pending.delete(topic)
 			}
 			for (const [id, since] of gaps) if (now - since > GAP_WAIT_MS) gaps.delete(id)
-			for (const [topic, last] of published) if (now - last.at > GAP_WAIT_MS) published.delete(topic)
-			for (const [topic, sent] of lastSent) if (now - sent >= intervalMs) lastSent.delete(topic)
-			for (const [topic, { seq }] of pending) {
+			for (const [topic, sentAt] of lastSent) if (now - sentAt >= intervalMs) lastSent.delete(topic)
+			for (const [topic, entry] of pending) {
 				if (!leader || lastSent.has(topic) || stopped) continue
 				pending.delete(topic)
 				lastSent.set(topic, Date.now())
-				published.set(topic, { seq, at: now })
+				const previous = sent.get(topic)
+				const seq = Math.max(cursor, (previous?.seq ?? 0) + 1)
+				sent.set(topic, { seq, readTo, at: now })
 				const session = SESSION_TOPIC.exec(topic)?.[1]
 				const wallet = WALLET_TOPIC.exec(topic)?.[1]
 				if (session) {
-					const update = await sessionUpdate(db, session, seq)
-					if (update) await publish(topic, 'update', update)
+					const update = await sessionUpdate(db, session, entry, { seq, prev: previous?.seq ?? 0, since: previous ? previous.readTo : entry.since })
+					await publish(topic, 'update', update)
 				} else if (wallet) {
 					const update = await balanceUpdate(db, wallet, seq)
 					if (update) await publish(topic, 'balance', update)
 				}
 			}
+			const listened = wanted?.() ?? null
+			for (const [topic, { at }] of sent) if (listened ? !listened.has(topic) : now - at > REMEMBER_MS) sent.delete(topic)
 			if (++ticks % sweepEvery === 0) await db.query(`delete from app_private.realtime_marks where marked_at < now() - interval '${MARK_RETENTION}'`)
 		} catch (error) {
 			log(`realtime broadcaster: ${error instanceof Error ? error.message : String(error)}`)
@@ -213,4 +291,36 @@ export async function startBroadcaster({
 			if (exclusive && leader) await db.query('select app_private.release_broadcaster_lease($1)', [holder]).catch(() => {})
 		},
 	}
+}
+
+/**
+ * A session's update from its pending marks. The session gone, or more dares
+ * touched than one update names: an update no page can apply (each reads the
+ * session again).
+ */
+export async function sessionUpdate(
+	db: Database,
+	sessionId: string,
+	marks: Pick<Pending, 'dares' | 'created'>,
+	order: Pick<SessionUpdate, 'seq' | 'prev' | 'since'>,
+): Promise<SessionUpdate> {
+	const changes = marks.dares.size <= LIVE_MAX_DARES ? await readSessionChanges(db, sessionId, marks.dares, marks.created) : null
+	if (!changes) return { updatedKeys: [], sessionData: {}, ...order, since: NO_PAGE }
+	const update: SessionUpdate = { updatedKeys: ['session'], sessionData: { session: changes.session }, ...order }
+	if (changes.dares.length > 0) {
+		update.updatedKeys.push('dares')
+		update.sessionData.dares = changes.dares
+	}
+	return update
+}
+
+/**
+ * Where a page's reading stands, for its live updates (`covered` in
+ * session-feed.ts): the oldest transaction still running, so every change of
+ * a transaction before it is in what the page reads next. Read before the
+ * page's data, in the same transaction.
+ */
+export async function readCovered(tx: Queryable): Promise<number> {
+	const { rows } = await tx.query<{ xmin: string }>('select pg_snapshot_xmin(pg_current_snapshot())::text as xmin')
+	return Number(rows[0]!.xmin)
 }

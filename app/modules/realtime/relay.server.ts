@@ -243,7 +243,7 @@ export function createRelay(options: RelayOptions) {
 		},
 
 		/** Sends a broadcast to every subscriber of `topic` (without the realtime: prefix); how many got it. */
-		broadcast(topic: string, event: string, payload: Record<string, unknown>): number {
+		broadcast(topic: string, event: string, payload: object): number {
 			const full = `realtime:${topic}`
 			const set = subscribers.get(full)
 			if (!set) return 0

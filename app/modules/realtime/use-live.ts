@@ -72,19 +72,17 @@ function clientFor(who: string, endpoint: { url: string; apiKey: string }): Prom
 }
 
 /**
- * Subscribes to `event` broadcasts on `topic` (a private channel) as `who`.
- * `onMessage` gets each payload whose `seq` is not older than the last one's
- * (an update is read when it is sent, so one with the same `seq` is as new:
- * the broadcaster gives a mark that committed late the seq it already
- * published); `onRejoin` runs each time
- * the channel is joined again after being cut, so the page can catch up on
- * what it missed. Returns whether updates are arriving.
+ * Subscribes to `event` broadcasts on `topic` (a private channel; null: none)
+ * as `who`. `onMessage` gets each payload as sent (what it means and whether
+ * it follows the last one is the caller's: session-feed.ts); `onRejoin` runs
+ * each time the channel is joined again after being cut, so the page can
+ * catch up on what it missed. Returns whether updates are arriving.
  */
-export function useLiveTopic<P extends { seq?: number }>(
-	topic: string,
+export function useLiveTopic(
+	topic: string | null,
 	event: string,
 	who: string,
-	onMessage: (payload: P) => void,
+	onMessage: (payload: unknown) => void,
 	onRejoin?: () => void,
 ): LiveState {
 	const [state, setState] = useState<LiveState>('connecting')
@@ -95,29 +93,23 @@ export function useLiveTopic<P extends { seq?: number }>(
 	const supabaseKey = env?.SUPABASE_ANON_KEY
 	const handlers = useRef({ onMessage, onRejoin })
 	// Updated as each render commits, not after paint: a message that arrives
-	// in between reaches the handlers of the page it sees (the session page's
-	// refresh asks whether a navigation is under way, see LiveSubscription).
+	// in between reaches the handlers of the page it sees (a page's catch-up
+	// asks whether a navigation is under way, see useCatchUp).
 	useLayoutEffect(() => {
 		handlers.current = { onMessage, onRejoin }
 	})
 
 	useEffect(() => {
+		if (topic === null) return
 		let cancelled = false
 		let cleanup = () => {}
 		clientFor(who, realtimeEndpoint({ PLATFORM: platform ?? 'local', SUPABASE_URL: supabaseUrl, SUPABASE_ANON_KEY: supabaseKey }, window.location))
 			.then((client) => {
 				if (cancelled) return
-				let lastSeq = 0
 				let joinedBefore = false
 				const channel = client
 					.channel(topic, { config: { private: true } })
-					.on('broadcast', { event }, (message) => {
-						const payload = (message.payload ?? {}) as P
-						const seq = Number(payload.seq ?? 0)
-						if (seq && seq < lastSeq) return
-						lastSeq = seq
-						handlers.current.onMessage(payload)
-					})
+					.on('broadcast', { event }, (message) => handlers.current.onMessage(message.payload))
 					.subscribe((status) => {
 						if (cancelled) return
 						if (status === 'SUBSCRIBED') {
@@ -142,7 +134,7 @@ export function useLiveTopic<P extends { seq?: number }>(
 }
 
 /**
- * Reloads the page's data for a live update or a rejoin: never beside a
+ * Reloads the page's data after a missed live update or a rejoin: never beside a
  * navigation or submission (their loaders carry the action's toast, which a
  * concurrent revalidation would take and lose) nor beside another reload;
  * asked meanwhile, it runs once more when they are over, so the latest data

@@ -3,7 +3,7 @@ import { overlayKey, overlayPath } from '#app/modules/overlay/service.server'
 import type { RouterContextProvider } from 'react-router'
 import { servicesContext, viewerContext } from '#app/context.server'
 import { readSessionDares } from '#app/modules/dares/service.server'
-import { sessionTopic } from '#app/modules/realtime/broadcaster.server'
+import { readCovered, sessionTopic } from '#app/modules/realtime/broadcaster.server'
 import { readOwnBalance } from '#app/modules/wallet/service.server'
 import type { Queryable } from '#app/db/database.server'
 import { queryAsViewer } from '#app/utils/db.server'
@@ -34,6 +34,8 @@ export async function loadSessionPage(request: Request, context: Readonly<Router
 	// Set when a visitor's page may be shared (app/shared-render.server.ts).
 	const shared = visitorShareHint(context)
 	const found = await queryAsViewer(context, async (tx) => {
+		// Before the data: the live updates after it apply on top (session-feed.ts).
+		const covered = await readCovered(tx)
 		const session: SessionSummary | null =
 			'id' in lookup ? await getSessionById(tx, lookup.id) : await getChannelSession(tx, lookup.platform, lookup.channel)
 		if (!session) return null
@@ -52,7 +54,7 @@ export async function loadSessionPage(request: Request, context: Readonly<Router
 		// Asked only when this request's page may be shared (not for a data request, nor with cookies).
 		const votes = shared ? dares.filter((d) => d.status === 'voting' && d.votingEndsAt) : []
 		const untilDeadline = votes.length > 0 ? await msUntil(tx, Math.min(...votes.map((d) => Date.parse(d.votingEndsAt!)))) : null
-		return { ...page, dares, viewerChannels, viewerHasLiveSession: rows.length > 0, overlay, walletBalance, untilDeadline }
+		return { ...page, dares, covered, viewerChannels, viewerHasLiveSession: rows.length > 0, overlay, walletBalance, untilDeadline }
 	})
 	if (!found) return null
 	const appUrl = new URL(env.APP_URL)

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useCallback, useEffect, useState } from 'react'
 import { useTranslation } from '#app/i18n/translation'
 import { Form, Link, useLocation } from 'react-router'
 import { useGatedAction } from '#app/components/gated-action'
@@ -9,31 +9,28 @@ import { SubmitButton } from '#app/components/forms'
 import type { Locale } from '#app/i18n/locales'
 import { DaresPanel } from '#app/modules/dares/dares-panel'
 import type { DareView } from '#app/modules/dares/service.server'
-import { useCatchUp, useLiveTopic } from '#app/modules/realtime/use-live'
+import type { LiveState } from '#app/modules/realtime/use-live'
+import { sessionState, useSessionFeed } from '#app/modules/realtime/use-session-feed'
+import { toast } from '#app/components/toast'
+import { trackKeyEvent } from '#app/modules/analytics/events'
+import { balanceAnswered } from '#app/modules/wallet/live-balance'
+import type { DareAnswer } from '#app/modules/dares/dares-panel'
 import { useHydrated } from '#app/utils/use-hydrated'
 import type { StreamPlatform } from './schemas'
 import type { SessionPageData, SessionSummary } from './service.server'
 import { StartSessionButton, type LinkedChannel } from './start-session-button'
 
-/**
- * The page's live updates (session_updates_{id}): every update revalidates
- * the page's data (one at a time, the latest last), so each viewer sees their
- * own marks too; the indicator says whether updates are arriving. Rendered
- * after hydration only: without JavaScript the page is right on every action
- * and reload.
- */
-function LiveIndicator({ sessionId, viewerId }: { sessionId: string; viewerId: string | null }) {
-	const hydrated = useHydrated()
-	return <span className="live-state">{hydrated ? <LiveSubscription sessionId={sessionId} viewerId={viewerId} /> : null}</span>
-}
-
-function LiveSubscription({ sessionId, viewerId }: { sessionId: string; viewerId: string | null }) {
+/** Whether the page's live updates arrive; rendered after hydration only (without JavaScript the page is right on every action and reload). */
+function LiveIndicator({ state }: { state: LiveState }) {
 	const { t } = useTranslation()
-	const refresh = useCatchUp()
-	const state = useLiveTopic(`session_updates_${sessionId}`, 'update', viewerId ?? 'anon', refresh, refresh)
+	const hydrated = useHydrated()
 	return (
-		<span className={`live-state__label live-state__label--${state}`} role="status">
-			{t(`realtime.${state}`)}
+		<span className="live-state">
+			{hydrated ? (
+				<span className={`live-state__label live-state__label--${state}`} role="status">
+					{t(`realtime.${state}`)}
+				</span>
+			) : null}
 		</span>
 	)
 }
@@ -80,6 +77,10 @@ export type SessionPageProps = SessionPageData & {
 	viewerChannels: LinkedChannel[]
 	viewerHasLiveSession: boolean
 	dares: DareView[]
+	/** Where the loader's reading stood, for the live updates (readCovered). */
+	covered: number
+	/** The viewer's balance, read after the dares (the header shows it: wallet-balance.tsx). */
+	walletBalance: number | null
 	viewerId: string | null
 	/** The idempotency key of this page's money forms. */
 	formKey: string
@@ -87,9 +88,36 @@ export type SessionPageProps = SessionPageData & {
 	overlayUrl: string | null
 }
 
+/**
+ * A session's page. Its dares and state are live (useSessionFeed): each
+ * update is applied as it comes, with no request; the viewer's own boosts,
+ * votes and dares are answered with their reading, applied the same way.
+ */
 export function SessionPage(props: SessionPageProps) {
 	const { t } = useTranslation()
-	const { session, notLive, lang } = props
+	const { notLive, lang } = props
+	const feed = useSessionFeed(
+		{ sessionId: props.session.id, session: sessionState(props.session.status, props.dares), dares: props.dares, covered: props.covered },
+		props.viewerId ?? 'anon',
+		props.session.status === 'active',
+	)
+	const status = feed.view.session?.status ?? props.session.status
+	const session = status === props.session.status ? props.session : { ...props.session, status }
+	const { own } = feed
+	const { viewerId, walletBalance } = props
+	const onAnswer = useCallback(
+		({ result, sentAt }: DareAnswer) => {
+			if (!result.ok) {
+				toast.error(result.error)
+				return
+			}
+			if (result.dare) own([result.dare])
+			if (result.balance !== null && viewerId) balanceAnswered(viewerId, walletBalance ?? 0, result.balance, sentAt)
+			if (result.event) trackKeyEvent(result.event)
+			toast.success(result.message)
+		},
+		[own, viewerId, walletBalance],
+	)
 	const platform = t(`platforms.${session.platform}`)
 	const creator = session.creatorName ?? session.channel
 	return (
@@ -114,7 +142,7 @@ export function SessionPage(props: SessionPageProps) {
 					<span className={`badge badge--${session.status}`}>{session.status === 'active' ? t('sessions.live') : t('sessions.ended')}</span>
 					<span className={`platform platform--${session.platform}`}>{platform}</span>
 					<span>{session.channel}</span>
-					{session.status === 'active' ? <LiveIndicator sessionId={session.id} viewerId={props.viewerId} /> : null}
+					{session.status === 'active' ? <LiveIndicator state={feed.state} /> : null}
 				</p>
 				<h1>{session.title}</h1>
 				<p className="muted">{t('sessions.by', { creator })}</p>
@@ -128,12 +156,13 @@ export function SessionPage(props: SessionPageProps) {
 							{t('sessions.watch-on', { platform })}
 						</a>
 					</p>
-					{props.isCreator ? <CreatorControls {...props} /> : session.status === 'active' ? <JoinPanel {...props} creator={creator} /> : null}
+					{props.isCreator ? <CreatorControls {...props} session={session} /> : session.status === 'active' ? <JoinPanel {...props} creator={creator} /> : null}
 				</div>
 				<div className="session-page__dares">
 					<DaresPanel
 						session={session}
-						dares={props.dares}
+						dares={feed.view.dares}
+						onAnswer={onAnswer}
 						lang={lang}
 						isCreator={props.isCreator}
 						signedIn={props.signedIn}
