@@ -62,6 +62,9 @@ test.describe('the session page, live', { tag: '@js-only' }, () => {
 		const sessionPage = `/en/twitch/${login}`
 		const viewer = await open()
 		await readyAccount(viewer, 'en', 'threetabsviewer')
+		await viewer.goto('/en/shop')
+		await viewer.getByRole('button', { name: tr('en', 'shop.buy', { price: '€4.99' }) }).click()
+		await expect(viewer.getByTestId('wallet-balance')).toHaveText(/500$/)
 		const visitor = await open()
 		const booster = await open()
 		await readyAccount(booster, 'en', 'threetabsbooster')
@@ -82,7 +85,11 @@ test.describe('the session page, live', { tag: '@js-only' }, () => {
 			await expect(tab.getByRole('status').filter({ hasText: tr('en', 'realtime.live') })).toBeVisible()
 			const seen: string[] = []
 			requests.set(tab, seen)
-			tab.on('request', (request) => void seen.push(request.url()))
+			// Static files (a script loaded on first use, like the toasts') are not the server's work per update.
+			tab.on('request', (request) => {
+				const { pathname } = new URL(request.url())
+				if (!pathname.startsWith('/assets/')) seen.push(`${request.method()} ${pathname}`)
+			})
 		}
 		// Ten boosts of 10 coins as another browser's forms post them, one after the other.
 		for (let i = 0; i < 10; i++) {
@@ -103,5 +110,13 @@ test.describe('the session page, live', { tag: '@js-only' }, () => {
 			// Not one request: every update was applied from the socket.
 			expect(requests.get(tab)).toEqual([])
 		}
+		// The signed-in viewer boosts from the page: the form's post, answered with their reading, and nothing read again.
+		await viewer.locator(`#dare-${dareId}`).getByRole('button', { name: tr('en', 'dares.boost') }).click()
+		await expectToast(viewer, tr('en', 'dares.boosted'))
+		await expect(viewer.getByTestId('wallet-balance')).toHaveText(/300$/)
+		for (const tab of tabs) await expect(pot(tab)).toHaveText('◎ 300', { timeout: 5000 })
+		await expect(viewer.locator(`#dare-${dareId} .dare__meta`)).toContainText(tr('en', 'dares.my-boost', { coins: '200' }))
+		expect(requests.get(viewer)).toEqual([`POST /en/twitch/${login}.data`])
+		expect(requests.get(visitor)).toEqual([])
 	})
 })
