@@ -219,8 +219,9 @@ async function main() {
 							return status === 'ok' ? resolve() : reject(new Error(`join refused: ${JSON.stringify(frame[4])}`))
 						}
 						if (frame[3] !== 'broadcast') return
-						const update = (frame[4] as { payload: { seq: number; sessionData: { dares: Array<{ id: string; pot: number }> } } }).payload
-						const pot = update.sessionData.dares.find((d) => d.id === dareId)?.pot ?? 0
+						// An update names the dares it changed (ADR 045): the hot dare, or none.
+						const update = (frame[4] as { payload: { seq: number; sessionData: { dares?: Array<{ id: string; pot: number }> } } }).payload
+						const pot = (update.sessionData.dares ?? []).find((d) => d.id === dareId)?.pot ?? 0
 						const boosts = Math.round(pot / 10)
 						if (!window.open) {
 							covered[i] = boosts

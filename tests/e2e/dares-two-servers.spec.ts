@@ -282,7 +282,7 @@ test('a boost posted through one server reaches a realtime-js subscriber of the 
 		const pots: number[] = []
 		const channel = client.current.channel(`session_updates_${sessionId}`, { config: { private: true } })
 		channel.on('broadcast', { event: 'update' }, (message) => {
-			const dares = (message.payload as { sessionData: { dares: { id: string; pot: number }[] } }).sessionData.dares
+			const dares = (message.payload as { sessionData: { dares?: { id: string; pot: number }[] } }).sessionData.dares ?? []
 			const dare = dares.find((d) => d.id === DEMO.open)
 			if (dare) pots.push(dare.pot)
 		})
