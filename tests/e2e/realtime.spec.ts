@@ -53,7 +53,7 @@ test.describe('the session page, live', { tag: '@js-only' }, () => {
 		expect(await page.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere)).toBe(true)
 	})
 
-	test('en: three tabs follow ten boosts from elsewhere with no request of their own, and show what a fresh page shows', async ({ browser, baseURL }) => {
+	test('en: three session tabs and home follow ten boosts from elsewhere with no request of their own, and show what a fresh page shows', async ({ browser, baseURL }) => {
 		test.setTimeout(120_000)
 		const open = async () => (await browser.newContext({ baseURL, storageState: DECIDED_STORAGE_STATE })).newPage()
 		const creator = await open()
@@ -78,11 +78,20 @@ test.describe('the session page, live', { tag: '@js-only' }, () => {
 		const dareId = (await booster.locator('li.dare').first().getAttribute('id'))!.replace(/^dare-/, '')
 		const sessionId = await booster.locator('input[name="sessionId"]').first().inputValue()
 
+		// Home, searched to this channel: its card's totals follow too.
+		const home = await open()
+		const homeSocket = home.waitForEvent('websocket')
+		await home.goto(`/en?q=${login}`)
+		await homeSocket
+		const card = home.getByRole('listitem').filter({ hasText: `Three tabs ${login}` })
+		await expect(card).toContainText(tr('en', 'home.session-totals', { dares: 1, coins: '0' }))
 		const tabs = [creator, viewer, visitor]
 		const requests = new Map<Page, string[]>()
-		for (const tab of tabs) {
-			await tab.goto(sessionPage)
-			await expect(tab.getByRole('status').filter({ hasText: tr('en', 'realtime.live') })).toBeVisible()
+		for (const tab of [...tabs, home]) {
+			if (tab !== home) {
+				await tab.goto(sessionPage)
+				await expect(tab.getByRole('status').filter({ hasText: tr('en', 'realtime.live') })).toBeVisible()
+			}
 			const seen: string[] = []
 			requests.set(tab, seen)
 			// Static files (a script loaded on first use, like the toasts') are not the server's work per update.
@@ -118,5 +127,7 @@ test.describe('the session page, live', { tag: '@js-only' }, () => {
 		await expect(viewer.locator(`#dare-${dareId} .dare__meta`)).toContainText(tr('en', 'dares.my-boost', { coins: '200' }))
 		expect(requests.get(viewer)).toEqual([`POST /en/twitch/${login}.data`])
 		expect(requests.get(visitor)).toEqual([])
+		await expect(card).toContainText(tr('en', 'home.session-totals', { dares: 1, coins: '300' }))
+		expect(requests.get(home)).toEqual([])
 	})
 })
