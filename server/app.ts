@@ -25,7 +25,13 @@ export async function createApp(
 	const booted = await boot(log)
 	// The pages a visitor reads, rendered once per change (app/shared-render.server.ts).
 	const shared = createSharedRenders({ env: booted.env })
-	const realtime = await startRealtime(booted, shared.observe)
+	// The marks the broadcaster reads reach the shared renders and the platform's
+	// session cache (a revoked session is forgotten on every instance).
+	const { auth } = booted.platform
+	const realtime = await startRealtime(booted, (topics, readAt?: number) => {
+		shared.observe(topics)
+		auth.observe?.(topics, readAt)
+	})
 	// Stopped with the rest of the background work, before the database closes.
 	const services: AppServices = {
 		...booted,

@@ -31,6 +31,13 @@ export interface AuthAdapter {
 	 * the route fails.
 	 */
 	getViewer(request: Request): Promise<{ viewer: Viewer | null; headers: Headers }>
+	/**
+	 * The topics of the realtime marks read since the last call, for an
+	 * adapter that keeps sessions in memory and must forget revoked ones
+	 * (local: app/platform/local/session-cache.server.ts). `readAt`: when
+	 * that read of the marks began, when the reader tells.
+	 */
+	observe?(topics: string[], readAt?: number): void
 }
 
 export interface Mail {

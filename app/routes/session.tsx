@@ -21,9 +21,10 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-	const formData = await request.clone().formData()
+	// The body read once, for whichever form it is.
+	const formData = await request.formData()
 	const intent = formData.get('intent')
-	if (intent === 'stop') return stopSessionAction(request, context)
+	if (intent === 'stop') return stopSessionAction(request, context, formData)
 	if (intent === 'overlay-regenerate') return overlayAction(request, context, formData)
 	return dareAction(request, context, formData)
 }

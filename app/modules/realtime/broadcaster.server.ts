@@ -58,8 +58,13 @@ export interface BroadcasterOptions {
 	db: Database
 	publish(topic: string, event: 'update' | 'balance', payload: SessionUpdate | BalanceUpdate): Promise<void> | void
 	wanted?(): Set<string> | null
-	/** Every topic marked since the last poll, wanted or not (the shared session page's renders: app/shared-render.server.ts). */
-	observe?(topics: string[]): void
+	/**
+	 * After every poll that succeeded: every topic marked since the last one,
+	 * wanted or not (none: nothing was), and when the marks were read (the
+	 * shared session page's renders: app/shared-render.server.ts; the session
+	 * cache, which trusts its entries only while the marks are read: ADR 044).
+	 */
+	observe?(topics: string[], readAt: number): void
 	/** One publisher among all the instances on the database (see above). */
 	exclusive?: boolean
 	leaseRenewMs?: number
@@ -201,6 +206,7 @@ export async function startBroadcaster({
 		if (running || stopped) return
 		running = true
 		try {
+			const readAt = Date.now()
 			const marked = await db.query<{ topic: string; id: string | number; dare_id: string | null; dare_created: boolean; xmax: string }>(
 				// Two index range scans, whatever the plan (one `or` of both conditions scanned every mark kept),
 				// each row with the statement's snapshot's xmax.
@@ -222,7 +228,7 @@ export async function startBroadcaster({
 				for (let id = cursor + 1; id < last && gaps.size < MAX_GAPS; id++) if (!ids.has(id)) gaps.set(id, now)
 				cursor = last
 				const topics = [...new Set(marked.rows.map((r) => r.topic))]
-				observe?.(topics)
+				observe?.(topics, readAt)
 				const listened = wanted?.() ?? null
 				for (const { topic, dare_id, dare_created } of marked.rows) {
 					if (listened && !listened.has(topic)) {
@@ -237,6 +243,7 @@ export async function startBroadcaster({
 					if (dare_id && dare_created) entry.created.add(dare_id)
 				}
 			}
+			if (marked.rows.length === 0) observe?.([], readAt)
 			if (exclusive && now - leaseCheckedAt >= leaseRenewMs) {
 				leaseCheckedAt = now
 				const lease = await db.query<{ held: boolean }>('select app_private.hold_broadcaster_lease($1, $2) as held', [holder, LEASE_SECONDS])

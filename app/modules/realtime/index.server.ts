@@ -21,7 +21,7 @@ export interface Realtime {
  */
 export async function startRealtime(
 	{ env, db }: Pick<AppServices, 'env' | 'db'>,
-	observe?: (topics: string[]) => void,
+	observe?: (topics: string[], readAt: number) => void,
 ): Promise<Realtime> {
 	const partitions = env.PLATFORM === 'local' ? keepMessagePartitions(db) : null
 	if (env.PLATFORM === 'supabase' || !env.BETTER_AUTH_SECRET) {

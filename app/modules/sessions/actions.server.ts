@@ -70,10 +70,9 @@ export async function startSessionAction(request: Request, context: Ctx, lang: L
 }
 
 /** POST intent=stop on a session page: the viewer stops their live session and stays on the page. */
-export async function stopSessionAction(request: Request, context: Ctx) {
+export async function stopSessionAction(request: Request, context: Ctx, formData: FormData) {
 	requireViewer(request, context)
 	const { t } = getInstance(context)
-	const formData = await request.formData()
 	const url = new URL(request.url)
 	const back = url.pathname
 	if (formData.get('intent') !== 'stop') throw data(null, { status: 400 })

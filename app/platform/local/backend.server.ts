@@ -11,12 +11,13 @@ import { createAccountService } from '#app/modules/account/service.server'
 import type { AccountService, AuthAdapter, MailAdapter, OAuthProvider, SignInMethod, Viewer } from '#app/platform/types'
 import { cookieNames, cookiePairs } from '#app/utils/cookies'
 import { BackgroundTasks } from './background.server'
-import { AUTH_BASE_PATH, CLIENT_IP_HEADER, createBetterAuth, type LocalBetterAuth } from './better-auth.server'
+import { AUTH_BASE_PATH, CLIENT_IP_HEADER, COOKIE_PREFIX, createBetterAuth, SESSION_DAYS, SESSION_UPDATE_AGE_SECONDS, type LocalBetterAuth } from './better-auth.server'
 import { runInCallContext } from './call-context.server'
 import { toAuthFailure } from './errors.server'
 import { AccountMails } from './mails.server'
 import { decodeJwtPayload, type OAuthProviderId } from './oauth-providers.server'
 import { MIN_SECRET_LENGTH, type LocalAuthOptions } from './options.server'
+import { SessionCache } from './session-cache.server'
 
 const OAUTH_CALLBACK = new RegExp(`^${AUTH_BASE_PATH}/callback/(google|twitch)$`)
 
@@ -61,6 +62,8 @@ export function createLocalAuth(db: Database, mail: MailAdapter, options: LocalA
 		background,
 		log,
 	})
+	// Better Auth's session cookie: `token.signature`, under this name (its getCookies()).
+	const sessions = new SessionCache({ secret: options.secret, cookieName: `${appUrl.startsWith('https:') ? '__Secure-' : ''}${COOKIE_PREFIX}.session_token` })
 	const backend = new LocalAccountBackend({
 		db,
 		auth,
@@ -68,6 +71,7 @@ export function createLocalAuth(db: Database, mail: MailAdapter, options: LocalA
 		mails,
 		log,
 		providers: (['google', 'twitch'] as const).filter((p) => !!options[p]),
+		sessions,
 	})
 	const accounts = createAccountService(backend, {
 		limiter: new RateLimiter(db, options.secret),
@@ -79,7 +83,7 @@ export function createLocalAuth(db: Database, mail: MailAdapter, options: LocalA
 	})
 	return {
 		accounts,
-		auth: { getViewer: (request) => backend.getViewer(request) },
+		auth: { getViewer: (request) => backend.getViewer(request), observe: (topics, readAt) => sessions.observe(topics, readAt) },
 		settled: () => background.settled(),
 		betterAuth: auth,
 	}
@@ -92,6 +96,7 @@ interface BackendDeps {
 	mails: AccountMails
 	log: AuthLogger
 	providers: readonly OAuthProvider[]
+	sessions: SessionCache
 }
 
 type CurrentSession = NonNullable<Awaited<ReturnType<LocalBetterAuth['api']['getSession']>>>
@@ -111,6 +116,24 @@ class LocalAccountBackend implements AccountBackend<CurrentSession> {
 
 	async getViewer(request: Request): Promise<{ viewer: Viewer | null; headers: Headers }> {
 		if (!hasSessionCookie(request)) return { viewer: null, headers: new Headers() }
+		const { sessions } = this.#d
+		// From memory when the cookie's signature is ours and the session is kept
+		// (session-cache.server.ts). A session_data cookie goes to Better Auth, which deletes it.
+		const cookie = request.headers.get('cookie')
+		const token = hasSessionDataCookie(cookie) ? null : sessions.token(cookie)
+		const kept = token ? sessions.get(token) : null
+		if (kept?.fresh) return { viewer: kept.viewer, headers: new Headers() }
+		const lookup = sessions.begin()
+		if (kept && token) {
+			// The marks were not read recently: one query says whether the session is still what it was.
+			const { rows } = await this.#d.db.query<SessionRow>(`${SESSION_ROW} where s."token" = $1 and s."expiresAt" > now()`, [token])
+			const row = rows[0]
+			// Not when Better Auth would slide its expiry now: that takes its getSession (below).
+			if (row && !row.banned && basisOf(row) === kept.basis && refreshAtOf(row.expiresAt) > Date.now()) {
+				sessions.store(lookup, token, kept.viewer, { basis: kept.basis, expiresAt: new Date(row.expiresAt).getTime(), refreshAt: refreshAtOf(row.expiresAt) })
+				return { viewer: kept.viewer, headers: new Headers() }
+			}
+		}
 		// May slide the session's expiry forward, hence the cookie headers.
 		const { headers, response } = await this.#d.auth.api.getSession({
 			headers: this.#authHeaders(request, null),
@@ -119,6 +142,7 @@ class LocalAccountBackend implements AccountBackend<CurrentSession> {
 		const out = setCookies(headers)
 		if (!response) return { viewer: null, headers: out }
 		const { user, session } = response
+		if (await this.#banned(user.id)) return { viewer: null, headers: out }
 		const claims: JwtClaims = {
 			sub: user.id,
 			role: 'authenticated',
@@ -127,15 +151,26 @@ class LocalAccountBackend implements AccountBackend<CurrentSession> {
 			aal: user.twoFactorEnabled === true && session.aal === 'aal2' ? 'aal2' : 'aal1',
 			session_id: session.id,
 		}
-		return {
-			viewer: { claims, userId: user.id, email: user.email, totpEnabled: user.twoFactorEnabled === true },
-			headers: out,
+		const viewer: Viewer = { claims, userId: user.id, email: user.email, totpEnabled: user.twoFactorEnabled === true }
+		if (token && token === session.token) {
+			const basis = basisOf({ id: session.id, userId: user.id, email: user.email, twoFactorEnabled: user.twoFactorEnabled ?? null, aal: session.aal ?? null })
+			sessions.store(lookup, token, viewer, { basis, expiresAt: new Date(session.expiresAt).getTime(), refreshAt: refreshAtOf(session.expiresAt) })
 		}
+		return { viewer, headers: out }
+	}
+
+	/**
+	 * Banned: auth.users.banned_until in the future (Supabase Auth's column;
+	 * an operator sets it). Every session of the user is refused until then.
+	 */
+	async #banned(userId: string): Promise<boolean> {
+		const { rows } = await this.#d.db.query<{ banned: boolean }>('select banned_until > now() as banned from auth.users where id = $1', [userId])
+		return rows[0]?.banned === true
 	}
 
 	async currentUser(c: BackendCall): Promise<AccountUser<CurrentSession> | null> {
 		const current = await this.#session(c)
-		if (!current) return null
+		if (!current || (await this.#banned(current.user.id))) return null
 		const ctx = await this.#d.auth.$context
 		const accounts = await ctx.internalAdapter.findAccounts(current.user.id)
 		return {
@@ -535,10 +570,34 @@ function localeOf(user: object): Locale {
 	return isLocale(locale) ? locale : DEFAULT_LOCALE
 }
 
+/**
+ * A session as getViewer reads it in one query, to confirm a kept one
+ * (session-cache.server.ts): the rows Better Auth's getSession reads (the
+ * session by token, its user) and the user's ban (auth.users).
+ */
+const SESSION_ROW = `select s."id", s."userId", s."expiresAt", s."aal", u."email", u."twoFactorEnabled", coalesce(a.banned_until > now(), false) as banned
+	from better_auth."session" s join better_auth."user" u on u."id" = s."userId" left join auth.users a on a.id = u."id"`
+
+type SessionRow = { id: string; userId: string; expiresAt: string | Date; aal: string | null; email: string; twoFactorEnabled: boolean | null; banned: boolean }
+
+/** What a viewer is made of: a kept viewer stands while the database reads the same. */
+function basisOf(row: Pick<SessionRow, 'id' | 'userId' | 'email' | 'twoFactorEnabled' | 'aal'>): string {
+	return JSON.stringify([row.id, row.userId, row.email, row.twoFactorEnabled === true, row.aal === 'aal2'])
+}
+
+/** When Better Auth's getSession would slide the expiry of a session expiring then (its updateAge rule). */
+function refreshAtOf(expiresAt: string | Date): number {
+	return new Date(expiresAt).getTime() - SESSION_DAYS * 86_400_000 + SESSION_UPDATE_AGE_SECONDS * 1000
+}
+
 const SESSION_COOKIE = /(^|\.)session_(token|data)$/
 
 function hasSessionCookie(request: Request): boolean {
 	return cookieNames(request.headers.get('cookie')).some((name) => SESSION_COOKIE.test(name))
+}
+
+function hasSessionDataCookie(cookieHeader: string | null): boolean {
+	return cookieNames(cookieHeader).some((name) => /(^|\.)session_data$/.test(name))
 }
 
 function withoutSessionCookies(cookieHeader: string): string {

@@ -38,6 +38,9 @@ export const COOKIE_PREFIX = 'dareboost'
 /** Sliding sessions: 30 days since the last day the user came back. */
 export const SESSION_DAYS = 30
 
+/** A session is slid forward when it was last slid this long ago (Better Auth's updateAge). */
+export const SESSION_UPDATE_AGE_SECONDS = 24 * 60 * 60
+
 /** How long a started second-factor sign-in waits for its code (Better Auth's default). */
 const PENDING_SECOND_FACTOR_SECONDS = 600
 
@@ -143,7 +146,7 @@ export function createBetterAuth(setup: BetterAuthSetup) {
 
 		session: {
 			expiresIn: SESSION_DAYS * 24 * 60 * 60,
-			updateAge: 24 * 60 * 60,
+			updateAge: SESSION_UPDATE_AGE_SECONDS,
 			additionalFields: {
 				// Authenticator assurance level of this session: aal2 once it has
 				// proven a second factor (set by databaseHooks.session below).
