@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { AppServices } from '#app/context.server'
+import { createDatabase } from '#app/db/database.server'
 import { createRelay } from './relay.server'
 import { startBroadcaster } from './broadcaster.server'
 import { keepMessagePartitions } from './partitions.server'
@@ -24,11 +25,18 @@ export async function startRealtime(
 	observe?: (topics: string[], readAt: number) => void,
 ): Promise<Realtime> {
 	const partitions = env.PLATFORM === 'local' ? keepMessagePartitions(db) : null
+	// On a Postgres server the broadcaster reads on connections of its own: behind a queue
+	// of requests in the app's pool its reads came late, and with them the updates and the
+	// session cache's freshness (ADR 044). PGlite is one connection anyway.
+	const marks = env.DATABASE_URL ? await createDatabase({ url: env.DATABASE_URL, poolSize: 2 }) : db
+	const closeMarks = async () => {
+		if (marks !== db) await marks.close()
+	}
 	if (env.PLATFORM === 'supabase' || !env.BETTER_AUTH_SECRET) {
 		const updates = await startBroadcaster({
-			db,
+			db: marks,
 			publish: async (topic, event, payload) => {
-				await db.query('select realtime.send($1::jsonb, $2, $3, true)', [JSON.stringify(payload), event, topic])
+				await marks.query('select realtime.send($1::jsonb, $2, $3, true)', [JSON.stringify(payload), event, topic])
 			},
 			// Every instance reads the marks; one sends them (Supabase delivers each to every subscriber).
 			exclusive: true,
@@ -39,13 +47,14 @@ export async function startRealtime(
 			stop: async () => {
 				partitions?.stop()
 				await updates.stop()
+				await closeMarks()
 			},
 		}
 	}
 	const key = realtimeKey(env.BETTER_AUTH_SECRET)
 	const relay = createRelay({ db, origin: new URL(env.APP_URL).origin, verify: (token) => verifyRealtimeToken(key, token), trustProxy: env.TRUST_PROXY })
 	const updates = await startBroadcaster({
-		db,
+		db: marks,
 		publish: (topic, event, payload) => void relay.broadcast(topic, event, payload),
 		wanted: () => new Set(relay.topics()),
 		observe,
@@ -56,6 +65,7 @@ export async function startRealtime(
 			partitions?.stop()
 			await updates.stop()
 			await relay.close()
+			await closeMarks()
 		},
 	}
 }
