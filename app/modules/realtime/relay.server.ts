@@ -96,13 +96,13 @@ export function createRelay(options: RelayOptions) {
 	const perClient = new Map<string, number>()
 
 	/** Sends unless the socket is closed; a socket that lets too much pile up unread is closed instead. */
-	const sendText = (conn: Connection, text: string): boolean => {
+	const sendText = (conn: Connection, text: string | Buffer): boolean => {
 		if (conn.ws.readyState !== conn.ws.OPEN) return false
 		if (conn.ws.bufferedAmount > limits.maxBufferedBytes) {
 			conn.ws.terminate()
 			return false
 		}
-		conn.ws.send(text)
+		conn.ws.send(text, { binary: false })
 		return true
 	}
 
@@ -248,12 +248,12 @@ export function createRelay(options: RelayOptions) {
 			const set = subscribers.get(full)
 			if (!set) return 0
 			const frame: Frame = { joinRef: null, ref: null, topic: full, event: 'broadcast', payload: { type: 'broadcast', event, payload } }
-			// Encoded once per protocol version, not once per subscriber.
-			const encoded = new Map<Vsn, string>()
+			// Encoded once per protocol version, to UTF-8 too, not once per subscriber (a text frame all the same).
+			const encoded = new Map<Vsn, Buffer>()
 			let sent = 0
 			for (const conn of set) {
 				let text = encoded.get(conn.vsn)
-				if (!text) encoded.set(conn.vsn, (text = encodeFrame(conn.vsn, frame)))
+				if (!text) encoded.set(conn.vsn, (text = Buffer.from(encodeFrame(conn.vsn, frame))))
 				if (sendText(conn, text)) sent++
 			}
 			return sent
