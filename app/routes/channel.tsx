@@ -39,5 +39,6 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function ChannelRoute({ loaderData, params }: Route.ComponentProps) {
-	return <SessionPage {...loaderData} lang={params.lang as Locale} notLive={loaderData.session.status !== 'active'} />
+	// Another session is another page (its live feed starts again).
+	return <SessionPage key={loaderData.session.id} {...loaderData} lang={params.lang as Locale} notLive={loaderData.session.status !== 'active'} />
 }

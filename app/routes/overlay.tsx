@@ -35,7 +35,7 @@ export default function OverlayRoute({ loaderData, params }: Route.ComponentProp
 			<noscript>
 				<meta httpEquiv="refresh" content="10" />
 			</noscript>
-			<OverlayPage session={loaderData.session} dares={loaderData.dares} covered={loaderData.covered} lang={params.lang} />
+			<OverlayPage key={loaderData.session.id} session={loaderData.session} dares={loaderData.dares} covered={loaderData.covered} lang={params.lang} />
 		</>
 	)
 }

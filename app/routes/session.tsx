@@ -30,5 +30,6 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function SessionRoute({ loaderData, params }: Route.ComponentProps) {
-	return <SessionPage {...loaderData} lang={params.lang as Locale} notLive={false} />
+	// Another session is another page (its live feed starts again).
+	return <SessionPage key={loaderData.session.id} {...loaderData} lang={params.lang as Locale} notLive={false} />
 }

@@ -181,6 +181,34 @@ describeEachDatabase('the realtime broadcaster', (getDb, kind) => {
 
 	// Embedded only: on a Postgres server the other test files' transactions run meanwhile, and one in flight
 	// while the page reads is a reason to read again (the next test); the audience bench measures how often.
+	test('a session stopped with 150 running dares: two updates chained, each with the totals; a page applies both and equals a fresh load', async () => {
+		const db = getDb()
+		const session = await liveSession(db, { max_dares_per_user: 200, max_free_dares_per_user: 200 })
+		const author = await participant(db, 1000)
+		await asUser(db, as(author), async (tx) => {
+			for (let i = 0; i < 150; i++) await tx.query('select id from public.create_dare($1, $2, 0, $3)', [`Dare to expire #${i}`, session.id, randomUUID()])
+		})
+		const { published, broadcaster } = await harness()
+		try {
+			await broadcaster.tick()
+			const loaded = await pageLoad(db, session.id)
+			const feed = new SessionFeed({ session: { status: 'active', dareCount: 150, potTotal: 0 }, dares: loaded.dares }, loaded.covered)
+			await asUser(db, as(session.creator), (tx) => tx.query('select public.stop_active_session($1)', [randomUUID()]))
+			await broadcaster.tick()
+			const updates = published.filter((p) => p.topic === sessionTopic(session.id)).map((p) => p.payload as SessionUpdate)
+			expect(updates.map((u) => u.sessionData.dares?.length)).toEqual([100, 50])
+			expect(updates[1]!.prev).toBe(updates[0]!.seq)
+			for (const u of updates) expect(u.sessionData.session).toEqual({ status: 'ended', dareCount: 150, potTotal: 0 })
+			for (const u of updates) expect(feed.receive(u)).toBe('applied')
+			expect(feed.view.dares).toEqual((await pageLoad(db, session.id)).dares)
+			// Missing the first, a page reads again rather than apply the second.
+			const other = new SessionFeed({ session: { status: 'active', dareCount: 150, potTotal: 0 }, dares: loaded.dares }, loaded.covered)
+			expect(other.receive(updates[1])).toBe('refetch')
+		} finally {
+			await broadcaster.stop()
+		}
+	})
+
 	if (kind === 'pglite') {
 		test('a page read after an update applies the next one without a request, and ends up as a fresh load', async () => {
 			const db = getDb()

@@ -73,14 +73,15 @@ function keyEvent(action: DareAction): KeyEvent | null {
  * updates, so nothing is read again).
  */
 export type DareActionResult =
-	| { ok: true; message: string; event?: KeyEvent; dare: DareView | null; balance: number | null }
+	| { ok: true; message: string; event?: KeyEvent; dare: DareView | null; balance: number | null; xid: number | null }
 	| { ok: false; error: string }
 
 /**
  * The dares panel's forms on a session page (create, boost, vote; the
- * creator's accept, reject and start voting). Plain form posts that come back
- * to the page with a toast, with or without JavaScript; the database decides
- * every rule and its refusal is the toast. A boost the wallet cannot pay goes
+ * creator's accept, reject and start voting). Form posts that come back to
+ * the page with a toast; a boost, a vote or a new dare sent by the page's
+ * script is answered with data instead (DareActionResult). The database
+ * decides every rule and its refusal is the toast. A boost the wallet cannot pay goes
  * to the shop, which returns to this dare.
  */
 export async function dareAction(request: Request, context: Ctx, formData: FormData) {
@@ -101,18 +102,22 @@ export async function dareAction(request: Request, context: Ctx, formData: FormD
 	if (submission.status !== 'success') return refuse(invalidInput(formData))
 	const action = submission.value
 	let dareId = 'dareId' in action ? action.dareId : null
+	let xid: number | null = null
 	try {
 		// Each call is one statement, sent with the viewer's role in one round trip.
 		const viewer = statementsAsViewer(context)
 		switch (action.intent) {
-			case 'create':
-				dareId = await createDare(viewer, { sessionId: action.sessionId, description: action.description, reward: action.reward, key: action.key })
+			case 'create': {
+				const made = await createDare(viewer, { sessionId: action.sessionId, description: action.description, reward: action.reward, key: action.key })
+				dareId = made.id
+				xid = made.xid
 				break
+			}
 			case 'boost':
-				await boostDare(viewer, { dareId: action.dareId, amount: action.amount, key: action.key })
+				xid = (await boostDare(viewer, { dareId: action.dareId, amount: action.amount, key: action.key })).xid
 				break
 			case 'vote':
-				await voteForDare(viewer, { dareId: action.dareId, vote: action.vote === 'yes' })
+				xid = (await voteForDare(viewer, { dareId: action.dareId, vote: action.vote === 'yes' })).xid
 				break
 			case 'reject':
 				await rejectDare(viewer, { dareId: action.dareId, key: action.key })
@@ -135,8 +140,14 @@ export async function dareAction(request: Request, context: Ctx, formData: FormD
 	const event = keyEvent(action)
 	const done = { message: t(SUCCESS[action.intent]), ...(event ? { event } : {}) }
 	if (withData) {
-		const [dare, balance] = await queryAsViewer(context, async (tx) => [dareId ? await readDare(tx, dareId) : null, await readOwnBalance(tx)] as const)
-		return data<DareActionResult>({ ok: true, ...done, dare, balance })
+		// Done: a reading that fails now (the database gone a moment) answers without it, and the page reads itself again.
+		const [dare, balance] = await queryAsViewer(context, async (tx) => [dareId ? await readDare(tx, dareId) : null, await readOwnBalance(tx)] as const).catch(
+			(error: unknown) => {
+				console.error(`dare ${action.intent} done, its reading failed`, error)
+				return [null, null] as const
+			},
+		)
+		return data<DareActionResult>({ ok: true, ...done, dare, balance, xid })
 	}
 	const anchor = 'dareId' in action ? `#dare-${action.dareId}` : ''
 	return redirectWithSuccess(`${back}${anchor}`, done)

@@ -8,7 +8,12 @@ import type { ShouldRevalidateFunctionArgs } from 'react-router'
  */
 export const RESPOND_FIELD = 'respond'
 
-/** The loaders' shouldRevalidate after such a form: no; otherwise as React Router would. */
-export function revalidateUnlessAnswered({ formData, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs): boolean {
-	return formData?.get(RESPOND_FIELD) === 'data' ? false : defaultShouldRevalidate
+/**
+ * The loaders' shouldRevalidate after such a form answered with data: no.
+ * Answered with a redirect (to sign in, to the shop, to the account steps:
+ * React Router passes the form along to the redirect's navigation, without
+ * an action result), and after anything else: as React Router would.
+ */
+export function revalidateUnlessAnswered({ formData, actionResult, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs): boolean {
+	return formData?.get(RESPOND_FIELD) === 'data' && actionResult !== undefined ? false : defaultShouldRevalidate
 }

@@ -95,15 +95,15 @@ function useDareForm(reason: GatedReason, onAnswer: (answer: DareAnswer) => void
 	const gated = useGatedAction()
 	const fetcher = useFetcher<DareActionResult>()
 	const sentAt = useRef(0)
-	// Each answered sending makes the next one a new action: its idempotency key
-	// gets a new suffix (a second click while one is on its way reuses the key).
-	const answered = useRef(0)
+	// Each sending is an action of its own: its idempotency key gets a random
+	// suffix, kept until it is answered (sent again meanwhile, it is the same action).
+	const attempt = useRef<string | null>(null)
 	const taken = useRef<DareActionResult | null>(null)
 	useEffect(() => {
 		// Each answer once (the effect runs again when the page gives a new onAnswer).
 		if (fetcher.state !== 'idle' || !fetcher.data || taken.current === fetcher.data) return
 		taken.current = fetcher.data
-		answered.current++
+		attempt.current = null
 		onAnswer({ result: fetcher.data, sentAt: sentAt.current })
 	}, [fetcher.state, fetcher.data, onAnswer])
 	const onSubmit = (event: FormEvent<HTMLFormElement>) => {
@@ -113,7 +113,8 @@ function useDareForm(reason: GatedReason, onAnswer: (answer: DareAnswer) => void
 		const formData = new FormData(form, submitter instanceof HTMLButtonElement ? submitter : null)
 		formData.set(RESPOND_FIELD, 'data')
 		const key = formData.get('key')
-		if (typeof key === 'string') formData.set('key', `${key}:${answered.current}`)
+		attempt.current ??= crypto.randomUUID()
+		if (typeof key === 'string') formData.set('key', `${key}:${attempt.current}`)
 		gated(reason, () => {
 			sentAt.current = Date.now()
 			void fetcher.submit(formData, { method: 'post' })

@@ -73,18 +73,31 @@ function toDareView(r: DareRow): DareView {
 // One statement each: the action sends them with statementsAsViewer, in one
 // round trip, so the locks they take (a hot dare's pot) end with the call.
 
+/**
+ * What a call did: its transaction's id (a page keeps the viewer's own
+ * reading over data read before that transaction ended: session-feed.ts).
+ */
+export type Done = { xid: number }
+
+const done = (rows: { xid: string }[]): Done => ({ xid: Number(rows[0]!.xid) })
+
 /** The new dare's id (a repeated key: the first call's dare). */
-export async function createDare(tx: Queryable, input: { sessionId: string; description: string; reward: number; key: string }): Promise<string> {
-	const { rows } = await tx.query<{ id: string }>('select id from public.create_dare($1, $2, $3, $4)', [input.description, input.sessionId, input.reward, input.key])
-	return rows[0]!.id
+export async function createDare(tx: Queryable, input: { sessionId: string; description: string; reward: number; key: string }): Promise<Done & { id: string }> {
+	const { rows } = await tx.query<{ id: string; xid: string }>('select id, pg_current_xact_id()::text as xid from public.create_dare($1, $2, $3, $4)', [
+		input.description,
+		input.sessionId,
+		input.reward,
+		input.key,
+	])
+	return { id: rows[0]!.id, ...done(rows) }
 }
 
-export async function boostDare(tx: Queryable, input: { dareId: string; amount: number; key: string }) {
-	await tx.query('select 1 from public.boost_dare($1, $2, $3)', [input.dareId, input.amount, input.key])
+export async function boostDare(tx: Queryable, input: { dareId: string; amount: number; key: string }): Promise<Done> {
+	return done((await tx.query<{ xid: string }>('select pg_current_xact_id()::text as xid from public.boost_dare($1, $2, $3)', [input.dareId, input.amount, input.key])).rows)
 }
 
-export async function voteForDare(tx: Queryable, input: { dareId: string; vote: boolean }) {
-	await tx.query('select 1 from public.vote_for_dare($1, $2)', [input.dareId, input.vote])
+export async function voteForDare(tx: Queryable, input: { dareId: string; vote: boolean }): Promise<Done> {
+	return done((await tx.query<{ xid: string }>('select pg_current_xact_id()::text as xid from public.vote_for_dare($1, $2)', [input.dareId, input.vote])).rows)
 }
 
 const CREATOR_CALLS = { accept: 'accept_dare', 'start-voting': 'start_voting' } as const

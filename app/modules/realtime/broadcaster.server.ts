@@ -48,7 +48,7 @@ const LEASE_SECONDS = 3
 const LEASE_RENEW_MS = 1000
 /** How long a topic's last update is remembered when nobody is known to listen (Supabase): a later update chains on to it. */
 const REMEMBER_MS = 60 * 60_000
-/** `since` of an update that no page can apply: they all read the session again. */
+/** `since` of an update that no page applies without the one before it: a page that missed that one reads the session again. */
 const NO_PAGE = Number.MAX_SAFE_INTEGER
 
 export type { SessionUpdate }
@@ -248,11 +248,9 @@ export async function startBroadcaster({
 				leaseCheckedAt = now
 				const lease = await db.query<{ held: boolean }>('select app_private.hold_broadcaster_lease($1, $2) as held', [holder, LEASE_SECONDS])
 				const held = lease.rows[0]?.held === true
-				if (held && !leader) {
-					// Taken over: what the last leader sent is unknown here, so the first update of each topic is one no page can apply.
-					sent.clear()
-					for (const entry of pending.values()) entry.since = NO_PAGE
-				}
+				// Taken over: what the last leader sent is unknown here, so the first update of each topic
+				// chains on to nothing; its `since` (a bound on transactions, whoever published) still holds.
+				if (held && !leader) sent.clear()
 				leader = held
 			}
 			if (!leader) {
@@ -270,8 +268,9 @@ export async function startBroadcaster({
 				const session = SESSION_TOPIC.exec(topic)?.[1]
 				const wallet = WALLET_TOPIC.exec(topic)?.[1]
 				if (session) {
-					const update = await sessionUpdate(db, session, entry, { seq, prev: previous?.seq ?? 0, since: previous ? previous.readTo : entry.since })
-					await publish(topic, 'update', update)
+					const updates = await sessionUpdates(db, session, entry, { seq, prev: previous?.seq ?? 0, since: previous ? previous.readTo : entry.since })
+					sent.set(topic, { seq: updates.at(-1)!.seq, readTo, at: now })
+					for (const update of updates) await publish(topic, 'update', update)
 				} else if (wallet) {
 					const update = await balanceUpdate(db, wallet, seq)
 					if (update) await publish(topic, 'balance', update)
@@ -301,24 +300,33 @@ export async function startBroadcaster({
 }
 
 /**
- * A session's update from its pending marks. The session gone, or more dares
- * touched than one update names: an update no page can apply (each reads the
- * session again).
+ * A session's updates from its pending marks: one, or one per
+ * LIVE_MAX_DARES dares when more were touched (a session stopped with its
+ * running dares), chained by `seq` and `prev`; a page that misses one of
+ * those reads the session again (`since` of the next ones). Every one
+ * carries the session's totals. The session gone: an update no page can
+ * apply (each reads the session again, and finds it gone).
  */
-export async function sessionUpdate(
+export async function sessionUpdates(
 	db: Database,
 	sessionId: string,
 	marks: Pick<Pending, 'dares' | 'created'>,
 	order: Pick<SessionUpdate, 'seq' | 'prev' | 'since'>,
-): Promise<SessionUpdate> {
-	const changes = marks.dares.size <= LIVE_MAX_DARES ? await readSessionChanges(db, sessionId, marks.dares, marks.created) : null
-	if (!changes) return { updatedKeys: [], sessionData: {}, ...order, since: NO_PAGE }
-	const update: SessionUpdate = { updatedKeys: ['session'], sessionData: { session: changes.session }, ...order }
-	if (changes.dares.length > 0) {
-		update.updatedKeys.push('dares')
-		update.sessionData.dares = changes.dares
+): Promise<SessionUpdate[]> {
+	const changes = await readSessionChanges(db, sessionId, marks.dares, marks.created)
+	if (!changes) return [{ updatedKeys: [], sessionData: {}, ...order, since: NO_PAGE }]
+	if (changes.dares.length === 0) return [{ updatedKeys: ['session'], sessionData: { session: changes.session }, ...order }]
+	const updates: SessionUpdate[] = []
+	for (let i = 0; i * LIVE_MAX_DARES < changes.dares.length; i++) {
+		updates.push({
+			updatedKeys: ['session', 'dares'],
+			sessionData: { session: changes.session, dares: changes.dares.slice(i * LIVE_MAX_DARES, (i + 1) * LIVE_MAX_DARES) },
+			seq: order.seq + i,
+			prev: i === 0 ? order.prev : order.seq + i - 1,
+			since: i === 0 ? order.since : NO_PAGE,
+		})
 	}
-	return update
+	return updates
 }
 
 /**

@@ -151,7 +151,7 @@ describe('SessionFeed', () => {
 		expect(feed.view).toBe(before)
 		// The second problem came while the data was being read: read once more.
 		expect(feed.rebase(before, 60)).toBe('refetch')
-		expect(feed.rebase(before, 70)).toBe('done')
+		expect(feed.rebase({ ...before }, 70)).toBe('done')
 		expect(feed.receive(update({ seq: 101, prev: 100, since: 10 }, [live(dare(1, 310))]))).toBe('applied')
 		expect(feed.receive(update({ seq: 99, prev: 101, since: 10 }, [live(dare(1, 1))]))).toBe('refetch')
 		expect(feed.view.dares[0]!.pot).toBe(310)
@@ -166,13 +166,52 @@ describe('SessionFeed', () => {
 
 	test('the viewer’s own reading of a dare (an action’s answer) replaces the page’s, or adds it', () => {
 		const feed = start()
-		feed.own([dare(2, 900, { myBoost: 700 })])
-		feed.own([dare(5, 10, { myBoost: 10 })])
+		feed.own([dare(2, 900, { myBoost: 700 })], 80)
+		feed.own([dare(5, 10, { myBoost: 10 })], 81)
 		expect(feed.view.dares.map((d) => [d.pot, d.myBoost])).toEqual([
 			[900, 700],
 			[300, 0],
 			[100, 0],
 			[10, 10],
 		])
+	})
+
+	test('the viewer’s own reading stays over data read before their action ended, and gives way to data read after', () => {
+		const feed = start()
+		feed.own([dare(2, 900, { myBoost: 700, myVote: true })], 80)
+		// Read while the boost was running (covered 80: transaction 80 had not ended): their part stays, the pot is the data's.
+		feed.rebase({ session: { status: 'active', dareCount: 3, potTotal: 600 }, dares: three() }, 80)
+		expect(feed.view.dares.find((d) => d.id === id(2))).toMatchObject({ pot: 200, myBoost: 700, myVote: true })
+		// Read after it: the data's own word.
+		feed.rebase({ session: { status: 'active', dareCount: 3, potTotal: 600 }, dares: three() }, 81)
+		expect(feed.view.dares.find((d) => d.id === id(2))).toMatchObject({ myBoost: 0, myVote: null })
+	})
+
+	test('the same data again (a render done twice) gives the same answer and changes nothing', () => {
+		const feed = start()
+		expect(feed.receive(update({ seq: 100, prev: 90, since: 60 }, [live(dare(3, 500))]))).toBe('refetch')
+		expect(feed.receive(update({ seq: 110, prev: 104, since: 70 }, [live(dare(1, 700))]))).toBe('ignored')
+		const data = { session: { status: 'active' as const, dareCount: 3, potTotal: 900 }, dares: three() }
+		expect(feed.rebase(data, 65)).toBe('refetch')
+		expect(feed.rebase(data, 65)).toBe('refetch')
+		expect(feed.refetching).toBe(true)
+	})
+
+	test('after a rejoin one read is enough: the updates sent during the cut are what it is for', () => {
+		const feed = start()
+		expect(feed.receive(update({ seq: 100, prev: 90, since: 40 }, [live(dare(3, 500))]))).toBe('applied')
+		expect(feed.rejoined()).toBe('refetch')
+		// The first update after the join does not follow (one was sent during the cut): no second read.
+		expect(feed.receive(update({ seq: 120, prev: 115, since: 90 }, [live(dare(1, 700))]))).toBe('ignored')
+		expect(feed.rebase({ session: { status: 'active', dareCount: 3, potTotal: 900 }, dares: three() }, 95)).toBe('done')
+		// A later gap is one again.
+		expect(feed.receive(update({ seq: 130, prev: 125, since: 120 }, [live(dare(1, 800))]))).toBe('refetch')
+	})
+
+	test('more updates during a read than are kept: read once more after it', () => {
+		const feed = start()
+		expect(feed.receive(update({ seq: 100, prev: 90, since: 60 }, [live(dare(3, 500))]))).toBe('refetch')
+		for (let i = 1; i <= 40; i++) expect(feed.receive(update({ seq: 100 + i, prev: 99 + i, since: 60 }, [live(dare(1, 300 + i))]))).toBe('applied')
+		expect(feed.rebase({ session: { status: 'active', dareCount: 3, potTotal: 900 }, dares: three() }, 65)).toBe('refetch')
 	})
 })

@@ -138,6 +138,27 @@ export function compareDares(a: DareView, b: DareView): number {
 	return running(a) - running(b) || b.pot - a.pot || (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
 }
 
+/** `dares` with the viewer's own readings in place of (or beside) theirs, in the page's order. */
+function withOwn(dares: DareView[], own: DareView[]): DareView[] {
+	const byId = new Map(own.map((d) => [d.id, d]))
+	const known = new Set(dares.map((d) => d.id))
+	const next = dares.map((d) => byId.get(d.id) ?? d)
+	for (const d of own) if (!known.has(d.id)) next.push(d)
+	return next.sort(compareDares)
+}
+
+/** Newly read `dares` with the viewer's own boost and vote from readings they may predate (a dare missing: added whole). */
+function mineOver(dares: DareView[], own: DareView[]): DareView[] {
+	const byId = new Map(own.map((d) => [d.id, d]))
+	const known = new Set(dares.map((d) => d.id))
+	const next = dares.map((d) => {
+		const mine = byId.get(d.id)
+		return mine && (mine.myBoost !== d.myBoost || mine.myVote !== d.myVote) ? { ...d, myBoost: mine.myBoost, myVote: mine.myVote } : d
+	})
+	for (const d of own) if (!known.has(d.id)) next.push(d)
+	return next.sort(compareDares)
+}
+
 const PUBLIC_KEYS = ['status', 'pot', 'authorId', 'authorName', 'boosters', 'yesVotes', 'noVotes', 'votingEndsAt'] as const
 
 /** `dare` with `live`'s public values; the same object when nothing changed (its row is not drawn again). */
@@ -210,6 +231,8 @@ const KEPT_UPDATES = 32
  * never applied again: the one missed may have changed the same dare, and
  * the new data has them all. After a second gap during a read, `rebase`
  * answers 'refetch': that read may have begun before the update missed.
+ * The viewer's own readings (`own`) stay on top of newly read data until
+ * that data covers the action they answered.
  */
 export class SessionFeed {
 	view: SessionView
@@ -218,8 +241,14 @@ export class SessionFeed {
 	refetching = false
 	/** Another gap while refetching: read again once this read is in. */
 	private again = false
+	/** A rejoin's read is on its way: the first gap after it is what that read is for. */
+	private rejoining = false
 	/** The updates applied since the last gap, in order. */
 	private kept: SessionUpdate[] = []
+	/** The viewer's own readings, with the transaction of the action each answered. */
+	private owned = new Map<string, { dare: DareView; xid: number }>()
+	/** The data last rebased on, and the answer (a render may be done twice: the same data, the same answer). */
+	private based: { data: SessionView; verdict: 'refetch' | 'done' } | null = null
 
 	constructor(data: SessionView, covered: number) {
 		this.view = data
@@ -231,18 +260,28 @@ export class SessionFeed {
 		if (!update) return this.gap(null)
 		if (follows(this.position, update) === 'refetch' || !this.apply(update)) return this.gap(update.seq)
 		this.kept.push(update)
-		if (this.kept.length > KEPT_UPDATES) this.kept.shift()
+		if (this.kept.length > KEPT_UPDATES) {
+			this.kept.shift()
+			// One the read on its way may not have: read again after it.
+			if (this.refetching) this.again = true
+		}
 		return 'applied'
 	}
 
 	/** Newly read data (a refetch's, or any other reading of the page's loader); 'refetch' when it must be read once more. */
 	rebase(data: SessionView, covered: number): 'refetch' | 'done' {
+		if (this.based?.data === data) return this.based.verdict
 		this.view = data
 		this.position = { seq: this.position.seq, covered }
+		for (const [id, { xid }] of this.owned) if (xid < covered) this.owned.delete(id)
+		if (this.owned.size > 0) this.view = { ...this.view, dares: mineOver(this.view.dares, [...this.owned.values()].map((o) => o.dare)) }
 		for (const update of this.kept) this.apply(update)
 		this.refetching = this.again
 		this.again = false
-		return this.refetching ? 'refetch' : 'done'
+		this.rejoining = false
+		const verdict = this.refetching ? 'refetch' : 'done'
+		this.based = { data, verdict }
+		return verdict
 	}
 
 	/** The socket was joined again after a cut: what was sent meanwhile is lost, and a read asked before the cut may have failed with it. */
@@ -250,28 +289,33 @@ export class SessionFeed {
 		this.kept = []
 		this.position = { ...this.position, seq: null }
 		this.refetching = true
+		this.rejoining = true
 		return 'refetch'
 	}
 
-	/** The viewer's own reading of some dares (an action's answer): their own boost and vote included. */
-	own(dares: DareView[]) {
-		const byId = new Map(dares.map((d) => [d.id, d]))
-		const known = new Set(this.view.dares.map((d) => d.id))
-		const next = this.view.dares.map((d) => byId.get(d.id) ?? d)
-		for (const d of dares) if (!known.has(d.id)) next.push(d)
-		this.view = { ...this.view, dares: next.sort(compareDares) }
+	/**
+	 * The viewer's own reading of some dares (an action's answer): their own
+	 * boost and vote included, kept on top of newly read data until that data
+	 * was read after the action's transaction `xid` ended.
+	 */
+	own(dares: DareView[], xid: number) {
+		for (const dare of dares) this.owned.set(dare.id, { dare, xid })
+		this.view = { ...this.view, dares: withOwn(this.view.dares, dares) }
 	}
 
 	/**
 	 * Something was missed: what was kept is not applied again (the new data
 	 * has it), the next update may follow this one (`seq`: the new data
-	 * covers it too), and the data is read again, once.
+	 * covers it too), and the data is read again, once. The first gap after
+	 * a rejoin is the updates sent during the cut, which the rejoin's read,
+	 * begun after the join, has.
 	 */
 	private gap(seq: number | null): 'refetch' | 'ignored' {
 		this.kept = []
 		if (seq !== null) this.position = { ...this.position, seq }
 		if (this.refetching) {
-			this.again = true
+			if (this.rejoining) this.rejoining = false
+			else this.again = true
 			return 'ignored'
 		}
 		this.refetching = true

@@ -109,7 +109,10 @@ export function useLiveTopic(
 				let joinedBefore = false
 				const channel = client
 					.channel(topic, { config: { private: true } })
-					.on('broadcast', { event }, (message) => handlers.current.onMessage(message.payload))
+					// Not once this subscription is over (the page may show another topic by then).
+					.on('broadcast', { event }, (message) => {
+						if (!cancelled) handlers.current.onMessage(message.payload)
+					})
 					.subscribe((status) => {
 						if (cancelled) return
 						if (status === 'SUBSCRIBED') {

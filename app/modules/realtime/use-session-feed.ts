@@ -18,13 +18,15 @@ export interface SessionFeedInput {
  * read data (that refetch, or an action's navigation) is taken with the
  * updates since the last gap applied on top (SessionFeed). `subscribe` false (an ended session, the
  * server's render): the loader's data as it is. `own` takes the viewer's own
- * reading of dares from an action's answer.
+ * reading of dares from an action's answer; `reread` reads the page's data
+ * again (an answer without it). The page renders it with its session's id as
+ * `key`: another session is another feed.
  */
 export function useSessionFeed(
 	input: SessionFeedInput,
 	who: string,
 	subscribe: boolean,
-): { view: SessionView; state: LiveState; own: (dares: DareView[]) => void } {
+): { view: SessionView; state: LiveState; own: (dares: DareView[], xid: number) => void; reread: () => void } {
 	const [, redraw] = useReducer((n: number) => n + 1, 0)
 	const refetch = useCatchUp()
 	const [feed] = useState(() => new SessionFeed({ session: input.session, dares: input.dares }, input.covered))
@@ -54,13 +56,13 @@ export function useSessionFeed(
 		},
 	)
 	const own = useCallback(
-		(dares: DareView[]) => {
-			feed.own(dares)
+		(dares: DareView[], xid: number) => {
+			feed.own(dares, xid)
 			redraw()
 		},
 		[feed],
 	)
-	return { view: feed.view, state, own }
+	return { view: feed.view, state, own, reread: refetch }
 }
 
 /** A loader's session and dares as the feed's starting state: the totals counted from the dares. */

@@ -103,7 +103,7 @@ export function SessionPage(props: SessionPageProps) {
 	)
 	const status = feed.view.session?.status ?? props.session.status
 	const session = status === props.session.status ? props.session : { ...props.session, status }
-	const { own } = feed
+	const { own, reread } = feed
 	const { viewerId, walletBalance } = props
 	const onAnswer = useCallback(
 		({ result, sentAt }: DareAnswer) => {
@@ -111,12 +111,14 @@ export function SessionPage(props: SessionPageProps) {
 				toast.error(result.error)
 				return
 			}
-			if (result.dare) own([result.dare])
+			if (result.dare && result.xid !== null) own([result.dare], result.xid)
 			if (result.balance !== null && viewerId) balanceAnswered(viewerId, walletBalance ?? 0, result.balance, sentAt)
+			// Done, but its reading failed: the page reads itself again.
+			if (result.balance === null) reread()
 			if (result.event) trackKeyEvent(result.event)
 			toast.success(result.message)
 		},
-		[own, viewerId, walletBalance],
+		[own, reread, viewerId, walletBalance],
 	)
 	const platform = t(`platforms.${session.platform}`)
 	const creator = session.creatorName ?? session.channel
