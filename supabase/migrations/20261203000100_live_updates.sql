@@ -63,11 +63,11 @@ drop trigger dares_mark_insert on public.dares;
 create trigger dares_mark_insert after insert on public.dares
   referencing new table as changed for each statement execute function app_private.mark_sessions_of_new_dares();
 
--- The dares of a session as a visitor reads them, only those asked for (a
--- dare no longer there is missing from the answer): what a live update says
--- of each. The same values as public.session_dares, without the reader's own
--- boost and vote, and without resolving due votes (the sweeper does, and
--- marks them).
+-- The dares of a session as a visitor reads them, those asked for (null:
+-- all; a dare no longer there is missing from the answer): what a live
+-- update says of each, and what public.session_dares and public.session_dare
+-- show with the reader's own boost and vote. Due votes are not resolved here
+-- (the sweeper does, and marks them; session_dares does first).
 create function app_private.live_dares(p_session_id uuid, p_dare_ids uuid[])
 returns table (
   id uuid,
@@ -100,7 +100,7 @@ as $$
   from public.dares d
   left join ledger.accounts a on a.kind = 'pot' and a.dare_id = d.id
   left join public.profiles p on p.id = d.author_id
-  where d.session_id = p_session_id and d.id = any (p_dare_ids);
+  where d.session_id = p_session_id and (p_dare_ids is null or d.id = any (p_dare_ids));
 $$;
 
 -- A session's state and totals (as home's cards show them); no row when the
@@ -118,6 +118,49 @@ as $$
 $$;
 
 revoke all on function app_private.live_dares(uuid, uuid[]) from public, anon, authenticated;
+
+-- The session page's dares, now read through live_dares (one place says what
+-- a dare shows): due votes resolved first, then every dare with the reader's
+-- own boost and vote, running ones first, most coins first.
+create or replace function public.session_dares(p_session_id uuid)
+returns table (
+  id uuid,
+  description text,
+  reward bigint,
+  status text,
+  pot bigint,
+  author_id uuid,
+  author_username text,
+  boosters integer,
+  yes_votes integer,
+  no_votes integer,
+  voting_ends_at timestamptz,
+  created_at timestamptz,
+  my_boost bigint,
+  my_vote boolean
+)
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+begin
+  -- Due votes locked first, waiting (not skipping) where the sweeper or a
+  -- last voter holds one: a vote being resolved elsewhere is then read
+  -- resolved, not as a running vote past its end.
+  perform 1 from public.dares d
+  where d.session_id = p_session_id and d.status = 'voting' and d.voting_ends_at <= now()
+  order by d.id
+  for update;
+  perform app_private.resolve_due_dares(p_session_id, 100);
+  return query
+    select l.*,
+      (select coalesce(sum(b.amount), 0)::bigint from public.boosts b where b.dare_id = l.id and b.booster_id = (select auth.uid())),
+      (select v.vote from public.votes v where v.dare_id = l.id and v.voter_id = (select auth.uid()))
+    from app_private.live_dares(p_session_id, null) l
+    order by (l.status in ('open', 'accepted', 'voting')) desc, l.pot desc, l.created_at, l.id;
+end;
+$$;
 revoke all on function app_private.live_session(uuid) from public, anon, authenticated;
 
 -- One dare as its reader sees it, their own boost and vote included: what a

@@ -21,7 +21,7 @@ export interface DareView {
 	myVote: boolean | null
 }
 
-type DareRow = {
+export type DareRow = {
 	id: string
 	description: string
 	reward: string | number
@@ -50,7 +50,8 @@ export async function readDare(tx: Queryable, dareId: string): Promise<DareView 
 	return rows[0] ? toDareView(rows[0]) : null
 }
 
-function toDareView(r: DareRow): DareView {
+/** A dare's public part, as a visitor reads it (the rows of app_private.live_dares and public.session_dares). */
+export function toPublicDare(r: Omit<DareRow, 'my_boost' | 'my_vote'>): Omit<DareView, 'myBoost' | 'myVote'> {
 	return {
 		id: r.id,
 		description: r.description,
@@ -64,9 +65,11 @@ function toDareView(r: DareRow): DareView {
 		noVotes: r.no_votes,
 		votingEndsAt: r.voting_ends_at ? new Date(r.voting_ends_at).toISOString() : null,
 		createdAt: new Date(r.created_at).toISOString(),
-		myBoost: Number(r.my_boost),
-		myVote: r.my_vote,
 	}
+}
+
+function toDareView(r: DareRow): DareView {
+	return { ...toPublicDare(r), myBoost: Number(r.my_boost), myVote: r.my_vote }
 }
 
 // The calls of spec section 7, as the viewer; the database checks every rule.

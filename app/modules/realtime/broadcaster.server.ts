@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { asUser, type JwtClaims } from '#app/db/as-user.server'
 import type { Database, Queryable } from '#app/db/database.server'
+import { toPublicDare, type DareRow } from '#app/modules/dares/service.server'
 import { readOwnBalance } from '#app/modules/wallet/service.server'
 import { LIVE_MAX_DARES, type LiveDare, type LiveSessionState, type SessionUpdate } from './session-feed'
 
@@ -79,23 +80,6 @@ const WALLET_TOPIC = /^wallets_([0-9a-f-]{36})$/
 export const sessionTopic = (sessionId: string) => `session_updates_${sessionId}`
 export const walletTopic = (userId: string) => `wallets_${userId}`
 
-type LiveDareRow = {
-	id: string
-	description: string
-	reward: string | number
-	status: LiveDare['status']
-	pot: string | number
-	author_id: string | null
-	author_username: string | null
-	boosters: number
-	yes_votes: number
-	no_votes: number
-	voting_ends_at: string | null
-	created_at: string
-}
-
-const iso = (t: string | null) => (t === null ? null : new Date(t).toISOString())
-
 /**
  * What changed in a session as a visitor reads it: its state and totals, and
  * the dares asked for (whole when `created` has them, else without what never
@@ -109,7 +93,7 @@ export async function readSessionChanges(
 ): Promise<{ session: LiveSessionState; dares: LiveDare[] } | null> {
 	const ids = [...dareIds]
 	// One round trip: the session's totals and the dares, as JSON.
-	const { rows } = await db.query<{ session: { status: 'active' | 'ended'; dares: number; pot: string | number } | null; dares: LiveDareRow[] }>(
+	const { rows } = await db.query<{ session: { status: 'active' | 'ended'; dares: number; pot: string | number } | null; dares: Array<Omit<DareRow, 'my_boost' | 'my_vote'>> }>(
 		`select (select row_to_json(s) from app_private.live_session($1) s) as session,
 		        (select coalesce(json_agg(d), '[]'::json) from app_private.live_dares($1, $2::uuid[]) d) as dares`,
 		[sessionId, ids],
@@ -117,18 +101,8 @@ export async function readSessionChanges(
 	const row = rows[0]
 	if (!row?.session) return null
 	const dares = row.dares.map((r): LiveDare => {
-		const dare: LiveDare = {
-			id: r.id,
-			status: r.status,
-			pot: Number(r.pot),
-			authorId: r.author_id,
-			authorName: r.author_username,
-			boosters: r.boosters,
-			yesVotes: r.yes_votes,
-			noVotes: r.no_votes,
-			votingEndsAt: iso(r.voting_ends_at),
-		}
-		return created.has(r.id) ? { ...dare, description: r.description, reward: Number(r.reward), createdAt: iso(r.created_at)! } : dare
+		const { description, reward, createdAt, ...dare } = toPublicDare(r)
+		return created.has(r.id) ? { ...dare, description, reward, createdAt } : dare
 	})
 	return { session: { status: row.session.status, dareCount: row.session.dares, potTotal: Number(row.session.pot) }, dares }
 }

@@ -214,4 +214,32 @@ describe('SessionFeed', () => {
 		for (let i = 1; i <= 40; i++) expect(feed.receive(update({ seq: 100 + i, prev: 99 + i, since: 60 }, [live(dare(1, 300 + i))]))).toBe('applied')
 		expect(feed.rebase({ session: { status: 'active', dareCount: 3, potTotal: 900 }, dares: three() }, 65)).toBe('refetch')
 	})
+
+	// Found while writing bench:audience: rebase applied again the updates kept
+	// before the gap or the cut, older than the one missed, over the new data.
+	const potOf = (feed: SessionFeed, n: number) => feed.view.dares.find((d) => d.id === id(n))?.pot
+
+	test('a rejoin: the update from before the cut does not undo the newly read data', () => {
+		const feed = start()
+		expect(feed.receive(update({ seq: 100, prev: 90, since: 40 }, [live(dare(3, 500))]))).toBe('applied')
+		// The socket is cut; meanwhile { seq: 104, prev: 100 } brought dare 3 to 900, and is lost.
+		expect(feed.rejoined()).toBe('refetch')
+		feed.rebase({ session: { status: 'active', dareCount: 3, potTotal: 1400 }, dares: [dare(3, 900), dare(1, 300), dare(2, 200)] }, 80)
+		expect(potOf(feed, 3)).toBe(900)
+		expect(feed.receive(update({ seq: 110, prev: 104, since: 75 }, [live(dare(1, 350))]))).toBe('applied')
+		expect(potOf(feed, 3)).toBe(900)
+	})
+
+	test('a missed update: the updates kept from before the gap do not undo the newly read data', () => {
+		const feed = start()
+		expect(feed.receive(update({ seq: 100, prev: 90, since: 40 }, [live(dare(3, 500))]))).toBe('applied')
+		// { seq: 104, prev: 100, since: 60 } (dare 3 to 900) never arrives; the next one shows the gap.
+		expect(feed.receive(update({ seq: 110, prev: 104, since: 75 }, [live(dare(1, 350))]))).toBe('refetch')
+		feed.rebase({ session: { status: 'active', dareCount: 3, potTotal: 1450 }, dares: [dare(3, 900), dare(1, 350), dare(2, 200)] }, 85)
+		expect(feed.view.dares.map((d) => [d.id, d.pot])).toEqual([
+			[id(3), 900],
+			[id(1), 350],
+			[id(2), 200],
+		])
+	})
 })

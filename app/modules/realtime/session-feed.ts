@@ -24,20 +24,7 @@ import { DARE_LIMITS } from '#app/modules/dares/limits'
  */
 
 /** A dare's public part in an update; `description`, `reward` and `createdAt` come only with a new dare. */
-export interface LiveDare {
-	id: string
-	status: DareStatus
-	pot: number
-	authorId: string | null
-	authorName: string | null
-	boosters: number
-	yesVotes: number
-	noVotes: number
-	votingEndsAt: string | null
-	description?: string
-	reward?: number
-	createdAt?: string
-}
+export type LiveDare = Omit<DareView, 'myBoost' | 'myVote' | 'description' | 'reward' | 'createdAt'> & Partial<Pick<DareView, 'description' | 'reward' | 'createdAt'>>
 
 /** A session's state and totals (home's cards show the totals). */
 export interface LiveSessionState {
