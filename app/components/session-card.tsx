@@ -2,8 +2,9 @@ import { useTranslation } from '#app/i18n/translation'
 import { useState } from 'react'
 import { Link, useRouteLoaderData } from 'react-router'
 import type { loader as rootLoader } from '#app/root'
-import { parseSessionUpdate, type LiveSessionState } from '#app/modules/realtime/session-feed'
+import type { LiveSessionState } from '#app/modules/realtime/session-feed'
 import { useLiveTopic } from '#app/modules/realtime/use-live'
+import { useFirstInteraction } from '#app/utils/use-first-interaction'
 import type { Locale } from '#app/i18n/locales'
 import type { LiveSession, SessionSummary } from '#app/modules/sessions/service.server'
 import { formatCoins } from '#app/modules/shop/format'
@@ -11,16 +12,22 @@ import { formatCoins } from '#app/modules/shop/format'
 /**
  * A live session in a list; with its totals (home), how many dares and coins
  * are in play, kept live: every update of the session carries its totals
- * (session-feed.ts), taken as they come, with no request.
+ * (session-feed.ts), taken as they come, with no request (for a visitor,
+ * from their first use of the page: useFirstInteraction).
  */
 export function SessionCard({ session, locale }: { session: SessionSummary & Partial<Pick<LiveSession, 'dareCount' | 'potTotal'>>; locale: Locale }) {
 	const { t } = useTranslation()
 	const who = useRouteLoaderData<typeof rootLoader>('root')?.account?.userId ?? 'anon'
 	const [totals, setTotals] = useState<LiveSessionState | null>(null)
 	const listed = session.dareCount !== undefined && session.potTotal !== undefined
-	useLiveTopic(listed ? `session_updates_${session.id}` : null, 'update', who, (payload) => {
-		const update = parseSessionUpdate(payload)
-		if (update?.sessionData.session) setTotals(update.sessionData.session)
+	// A visitor's cards go live once they use the page (a signed-in viewer's header has the socket already).
+	const interacted = useFirstInteraction()
+	useLiveTopic(listed && (interacted || who !== 'anon') ? `session_updates_${session.id}` : null, 'update', who, (payload) => {
+		// The update's checks come with the socket, not with the page.
+		void import('#app/modules/realtime/session-feed').then(({ parseSessionUpdate }) => {
+			const update = parseSessionUpdate(payload)
+			if (update?.sessionData.session) setTotals(update.sessionData.session)
+		})
 	})
 	const dareCount = totals?.dareCount ?? session.dareCount
 	const potTotal = totals?.potTotal ?? session.potTotal

@@ -30,7 +30,9 @@ export async function pageJavaScript(page: Page, url: string): Promise<{ totalKb
 
 /**
  * Issue 11's budget, gzipped, for a returning visitor (the cookie choice made):
- * home 150 KB, a session page 170 KB. A first visit also loads the cookie
- * banner's manager (vanilla-cookieconsent, about 10 KB) once.
+ * home 150 KB, a session page 170 KB, raised to 172 KB by issue 22 (the page
+ * applies live updates itself instead of reading itself again: ADR 038's
+ * later section). A first visit also loads the cookie banner's manager
+ * (vanilla-cookieconsent, about 10 KB) once.
  */
-export const JS_BUDGET_KB = { home: 150, session: 170 } as const
+export const JS_BUDGET_KB = { home: 150, session: 172 } as const
