@@ -81,10 +81,14 @@ test.describe('the session page, live', { tag: '@js-only' }, () => {
 		// Home, searched to this channel: its card's totals follow too.
 		const home = await open()
 		await home.goto(`/en?q=${login}`)
-		// A visitor's cards go live once they use the page (the JavaScript budget is for a page only looked at).
-		const homeSocket = home.waitForEvent('websocket')
-		await home.mouse.move(20, 20)
-		await homeSocket
+		// A visitor's cards go live once they use the page (the JavaScript budget is for a page only looked at);
+		// a move before the page's script runs is not seen, so the pointer moves until the socket opens.
+		let opened = false
+		home.on('websocket', () => void (opened = true))
+		for (let x = 20; !opened; x = x === 20 ? 40 : 20) {
+			await home.mouse.move(x, x)
+			await home.waitForTimeout(100)
+		}
 		const card = home.getByRole('listitem').filter({ hasText: `Three tabs ${login}` })
 		await expect(card).toContainText(tr('en', 'home.session-totals', { dares: 1, coins: '0' }))
 		const tabs = [creator, viewer, visitor]
