@@ -11,6 +11,8 @@ test('Sign in opens the dialog with JavaScript, the page without; errors show in
 	await clearCookiesButConsent(page.context())
 
 	await page.goto('/es/terms')
+	// The page's script in (a click before it is a plain link: the sign-in page).
+	await page.waitForLoadState('networkidle')
 	await page.getByRole('link', { name: tr('es', 'nav.sign-in') }).click()
 	if (!javaScript) {
 		await expect(page).toHaveURL('/es/login')
