@@ -235,7 +235,6 @@ export async function startBroadcaster({
 			for (const [topic, entry] of pending) {
 				if (!leader || lastSent.has(topic) || stopped) continue
 				pending.delete(topic)
-				lastSent.set(topic, Date.now())
 				const previous = sent.get(topic)
 				const seq = Math.max(cursor, (previous?.seq ?? 0) + 1)
 				sent.set(topic, { seq, readTo, at: now })
@@ -244,9 +243,12 @@ export async function startBroadcaster({
 				if (session) {
 					const updates = await sessionUpdates(db, session, entry, { seq, prev: previous?.seq ?? 0, since: previous ? previous.readTo : entry.since })
 					sent.set(topic, { seq: updates.at(-1)!.seq, readTo, at: now })
+					// The interval counts from the sending, not from the reading (which takes longer some times than others).
+					lastSent.set(topic, Date.now())
 					for (const update of updates) await publish(topic, 'update', update)
 				} else if (wallet) {
 					const update = await balanceUpdate(db, wallet, seq)
+					lastSent.set(topic, Date.now())
 					if (update) await publish(topic, 'balance', update)
 				}
 			}
