@@ -49,6 +49,8 @@ export function DaresPanel(props: DaresPanelProps) {
 	const live = session.status === 'active'
 	const voting = dares.some((d) => d.status === 'voting')
 	const onAnswer = props.onAnswer ?? ignoreAnswer
+	// Read once for the panel, not once per row.
+	const balance = useShownBalance(viewerId)
 	return (
 		<section className="dares" aria-labelledby="dares-title">
 			<div className="dares__head">
@@ -68,11 +70,11 @@ export function DaresPanel(props: DaresPanelProps) {
 							isCreator={isCreator}
 							signedIn={props.signedIn}
 							own={viewerId !== null && dare.authorId === viewerId}
-							viewerId={viewerId}
 							formKey={props.formKey}
 							lang={props.lang}
 							live={live}
 							voteRunning={voting}
+							balance={balance}
 							onAnswer={onAnswer}
 						/>
 					))}
@@ -199,17 +201,17 @@ type DareCardProps = {
 	isCreator: boolean
 	signedIn: boolean
 	own: boolean
-	viewerId: string | null
 	formKey: string
 	lang: Locale
 	live: boolean
 	voteRunning: boolean
+	/** The balance the header shows (null: not the signed-in viewer's page), for the client's own check of a boost. */
+	balance: number | null
 	onAnswer: (answer: DareAnswer) => void
 }
 
-const DareCard = memo(function DareCard({ dare, sessionId, isCreator, signedIn, own, viewerId, formKey, lang, live, voteRunning, onAnswer }: DareCardProps) {
+const DareCard = memo(function DareCard({ dare, sessionId, isCreator, signedIn, own, formKey, lang, live, voteRunning, balance, onAnswer }: DareCardProps) {
 	const { t } = useTranslation()
-	const balance = useShownBalance(viewerId)
 	const boost = useDareForm('boost', onAnswer)
 	const vote = useDareForm('vote', onAnswer)
 	const navigate = useNavigate()
