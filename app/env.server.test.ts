@@ -52,7 +52,7 @@ test('only the allow-list reaches the browser', () => {
 	expect(json).not.toContain('secret')
 	expect(json).not.toContain('pw@')
 	expect(Object.keys(publicEnv(env)).sort()).toEqual(
-		['APP_URL', 'BUILD_CHECK_INTERVAL', 'PLATFORM', 'SUPABASE_ANON_KEY', 'SUPABASE_URL'].sort(),
+		['APP_URL', 'BUILD_CHECK_INTERVAL', 'DEMO_SITE', 'PLATFORM', 'SUPABASE_ANON_KEY', 'SUPABASE_URL'].sort(),
 	)
 })
 
@@ -137,4 +137,36 @@ test('cookie consent and analytics settings: defaults and bounds', () => {
 	expect(() => parseEnv({ CONSENT_MAX_AGE_DAYS: '400' })).toThrow(/CONSENT_MAX_AGE_DAYS/)
 	expect(() => parseEnv({ POSTHOG_KEY: 'phc key with spaces' })).toThrow(/POSTHOG_KEY/)
 	expect(() => parseEnv({ POSTHOG_HOST: 'ftp://posthog.example' })).toThrow(/POSTHOG_HOST/)
+})
+
+// The free-coins finding: the README's single-instance container (production,
+// a public APP_URL, no DATABASE_URL) used to load the demo sign-ins and the
+// test checkout, so anyone could sign in as a demo user and buy coins for
+// nothing that creators are then paid from.
+test('free coins and demo sign-ins: off by default on a public APP_URL, on for this machine', () => {
+	const container = parseEnv({ NODE_ENV: 'production', HOST: '0.0.0.0', APP_URL: 'https://dares.example', PGLITE_DATA_DIR: '/data/pglite', ...OPERATOR })
+	expect(container.DEMO_DATA).toBe(false)
+	expect(container.TEST_CHECKOUT).toBe(false)
+	expect(publicEnv(container).DEMO_SITE).toBe(false)
+	const local = parseEnv({ APP_URL: 'http://127.0.0.1:3000' })
+	expect(local.DEMO_DATA).toBe(true)
+	expect(local.TEST_CHECKOUT).toBe(true)
+})
+
+test('free coins and demo sign-ins: asked for on a public APP_URL, the server refuses to start, naming the variable', () => {
+	const publicSite = { NODE_ENV: 'production', APP_URL: 'https://dares.example', ...OPERATOR }
+	expect(() => parseEnv({ ...publicSite, DEMO_DATA: 'true' })).toThrow(/DEMO_DATA: must not be on with a public APP_URL/)
+	expect(() => parseEnv({ ...publicSite, TEST_CHECKOUT: 'true' })).toThrow(/TEST_CHECKOUT: must not be on with a public APP_URL/)
+	expect(() => parseEnv({ NODE_ENV: 'development', APP_URL: 'http://192.168.1.20:3000', DATABASE_URL: 'postgres://u@h/db', DEMO_DATA: 'true' })).toThrow(/DEMO_DATA/)
+	expect(() => parseEnv({ APP_URL: 'http://localhost:3000', DATABASE_URL: 'postgres://u@h/db', DEMO_DATA: 'true', TEST_CHECKOUT: 'true' })).not.toThrow()
+})
+
+test('a declared demo site may run both on a public APP_URL, says so on every page, and takes no real payments', () => {
+	const demo = parseEnv({ NODE_ENV: 'production', APP_URL: 'https://demo.dares.example', DEMO_SITE: 'true', ...OPERATOR })
+	expect(demo.DEMO_DATA).toBe(true)
+	expect(demo.TEST_CHECKOUT).toBe(true)
+	expect(publicEnv(demo).DEMO_SITE).toBe(true)
+	expect(() =>
+		parseEnv({ APP_URL: 'https://demo.dares.example', DEMO_SITE: 'true', STRIPE_SECRET_KEY: 'sk_test_1', STRIPE_WEBHOOK_SECRET: 'whsec_1', ...OPERATOR }),
+	).toThrow(/DEMO_SITE: a demonstration site takes no real payments/)
 })

@@ -172,6 +172,12 @@ const variables = z.object({
 		STRIPE_API_URL: z.url({ protocol: /^https?$/ }).optional(),
 		/** The test checkout (credits at once, charges nothing); never with Stripe keys. */
 		TEST_CHECKOUT: booleanish.optional(),
+		/**
+		 * A public demonstration site: demo data and the test checkout may run on
+		 * a public APP_URL, and every page says that coins and accounts are not
+		 * real. Never with Stripe keys.
+		 */
+		DEMO_SITE: booleanish.default(false),
 		/** The platform's share of a completed dare's pot, in percent (0 to 100, two decimals). */
 		PLATFORM_FEE_PERCENT: z.coerce.number().min(0).max(100).multipleOf(0.01).default(0),
 		/** Days the two cookie-consent cookies are kept; the banner asks again afterwards. */
@@ -209,6 +215,29 @@ const schema = variables
 				message: 'must not be on in production with a public APP_URL (it shows every sign-in link)',
 			})
 		}
+		// Demo sign-ins and free coins are for a developer's machine: on a
+		// public APP_URL either one refuses to start, unless the operator
+		// declares a demo site (which says so on every page). A demo site
+		// takes no real money.
+		if (env.APP_URL && !isLoopbackUrl(env.APP_URL) && !env.DEMO_SITE) {
+			if (env.DEMO_DATA === true) {
+				ctx.addIssue({
+					code: 'custom',
+					path: ['DEMO_DATA'],
+					message: 'must not be on with a public APP_URL (anyone could sign in as a demo user); set DEMO_SITE=true for a demonstration site',
+				})
+			}
+			if (env.TEST_CHECKOUT === true) {
+				ctx.addIssue({
+					code: 'custom',
+					path: ['TEST_CHECKOUT'],
+					message: 'must not be on with a public APP_URL (it gives coins to anyone); set DEMO_SITE=true for a demonstration site',
+				})
+			}
+		}
+		if (env.DEMO_SITE && env.STRIPE_SECRET_KEY) {
+			ctx.addIssue({ code: 'custom', path: ['DEMO_SITE'], message: 'a demonstration site takes no real payments: not with STRIPE_SECRET_KEY' })
+		}
 		// A public site must say who runs it (the imprint, and the privacy
 		// policy's controller). The embedded default on localhost needs nothing.
 		if (env.NODE_ENV === 'production' && env.APP_URL && !isLoopbackUrl(env.APP_URL)) {
@@ -243,10 +272,12 @@ const schema = variables
 					env.ALLOWED_HOSTS.length === 0 &&
 					Object.keys(env.LOCALE_DOMAINS).length === 0),
 			MIGRATE_ON_START: env.MIGRATE_ON_START ?? env.PLATFORM === 'local',
-			DEMO_DATA: env.DEMO_DATA ?? embedded,
-			// Free coins for anyone who asks: only on the embedded default, or
-			// where the operator says so, and never next to real payments.
-			TEST_CHECKOUT: !env.STRIPE_SECRET_KEY && (env.TEST_CHECKOUT ?? embedded),
+			// Demo sign-ins and free coins: by default only on the embedded
+			// default served to this machine (a loopback APP_URL) or on a
+			// declared demo site; the checks above refuse them elsewhere.
+			DEMO_DATA: env.DEMO_DATA ?? (embedded && (isLoopbackUrl(appUrl) || env.DEMO_SITE)),
+			// Never next to real payments.
+			TEST_CHECKOUT: !env.STRIPE_SECRET_KEY && (env.TEST_CHECKOUT ?? (embedded && (isLoopbackUrl(appUrl) || env.DEMO_SITE))),
 			isProduction: env.NODE_ENV === 'production',
 		}
 	})
@@ -300,6 +331,8 @@ export function publicEnv(env: Env) {
 		/** The public origin: canonical URLs, hreflang alternates and share cards. */
 		APP_URL: env.APP_URL,
 		BUILD_CHECK_INTERVAL: env.BUILD_CHECK_INTERVAL,
+		/** A demonstration site: every page says coins and accounts are not real. */
+		DEMO_SITE: env.DEMO_SITE,
 	}
 }
 export type PublicEnv = ReturnType<typeof publicEnv>

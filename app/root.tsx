@@ -143,6 +143,11 @@ function Document({ children }: { children: React.ReactNode }) {
 								<main id="main">{children}</main>
 							) : (
 								<>
+									{rootData?.env.DEMO_SITE ? (
+										<p className="demo-site-banner" role="note">
+											{t('demo-site.banner')}
+										</p>
+									) : null}
 									<SiteHeader locale={locale} account={rootData?.account ?? null} />
 									<Toasts toast={rootData?.toast ?? null} />
 									<main id="main" tabIndex={-1}>

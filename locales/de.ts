@@ -29,6 +29,9 @@ const de = {
 		youtube: 'YouTube',
 		kick: 'Kick',
 	},
+	'demo-site': {
+		banner: 'Dies ist eine Demo-Seite: Coins, Zahlungen und Konten sind nicht echt.',
+	},
 	footer: {
 		legal: 'Rechtliches',
 		terms: 'Nutzungsbedingungen',

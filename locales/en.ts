@@ -31,6 +31,9 @@ const en = {
 		youtube: 'YouTube',
 		kick: 'Kick',
 	},
+	'demo-site': {
+		banner: 'This is a demo site: coins, payments and accounts are not real.',
+	},
 	footer: {
 		legal: 'Legal',
 		terms: 'Terms of service',

@@ -29,6 +29,9 @@ const es = {
 		youtube: 'YouTube',
 		kick: 'Kick',
 	},
+	'demo-site': {
+		banner: 'Este es un sitio de demostración: las monedas, los pagos y las cuentas no son reales.',
+	},
 	footer: {
 		legal: 'Información legal',
 		terms: 'Condiciones de uso',

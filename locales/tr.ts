@@ -29,6 +29,9 @@ const tr = {
 		youtube: 'YouTube',
 		kick: 'Kick',
 	},
+	'demo-site': {
+		banner: 'Bu bir demo sitesidir: jetonlar, ödemeler ve hesaplar gerçek değildir.',
+	},
 	footer: {
 		legal: 'Yasal',
 		terms: 'Kullanım koşulları',
