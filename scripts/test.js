@@ -7,6 +7,13 @@ import { spawnSync } from 'node:child_process'
 
 const PHASES = [
 	['typecheck+lint', 'npm run typecheck && npm run lint'],
+	// supabase/schemas and supabase/migrations describe the same database (ADR 047); needs a Postgres server.
+	[
+		'schemas',
+		process.env.TEST_DATABASE_URL || process.env.DATABASE_URL
+			? 'npm run db:diff -- --check'
+			: 'echo "db:diff needs a Postgres server (TEST_DATABASE_URL; .ci/run starts one): not checked"',
+	],
 	['build', 'npm run build'],
 	['unit', 'npm run test:unit'],
 	['image', 'npm run test:image'],
