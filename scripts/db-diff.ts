@@ -26,7 +26,7 @@ import { parseArgs } from 'node:util'
 import { run as migra } from '@pgkit/migra'
 import pg from 'pg'
 import { createDatabase } from '../app/db/database.server'
-import { migrate } from '../app/db/migrate.server'
+import { listMigrations, migrate } from '../app/db/migrate.server'
 
 /** The schema files in the order they apply: `<supabase>/config.toml`'s `[db.migrations] schema_paths`, as the Supabase CLI reads it. */
 export function schemaFiles(supabaseDir: string): string[] {
@@ -188,7 +188,10 @@ async function main() {
 		console.log('db:diff: nothing to write, the migrations already say what the schemas say')
 		return
 	}
-	const stamp = new Date().toISOString().replace(/\D/g, '').slice(0, 14)
+	// Now, or just after the last migration when that one is dated later: the files apply in name order.
+	const last = (await listMigrations(join(supabaseDir, 'migrations'))).at(-1)?.version ?? '0'
+	const now = new Date().toISOString().replace(/\D/g, '').slice(0, 14)
+	const stamp = BigInt(now) > BigInt(last) ? now : String(BigInt(last) + 100n)
 	const file = join(supabaseDir, 'migrations', `${stamp}_${values.name!.replace(/\W+/g, '_')}.sql`)
 	writeFileSync(file, `-- Written by npm run db:diff from supabase/schemas: say here why.\n\n${sql}\n`)
 	console.log(`db:diff: wrote ${file}`)

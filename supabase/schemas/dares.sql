@@ -61,7 +61,7 @@ create table public.dares (
     check (char_length(description) between 3 and 280 and description = btrim(description)
       and description !~ '[[:cntrl:]]'),
   reward bigint not null
-    constraint dares_reward_valid check (reward >= 0 and reward % 10 = 0 and reward <= 1000000000),
+    constraint dares_reward_valid check (reward >= 0 and reward % 10 = 0 and reward <= 1000000),
   status text not null default 'open'
     constraint dares_status_valid
     check (status in ('open', 'accepted', 'voting', 'completed', 'failed', 'rejected', 'expired')),
@@ -110,7 +110,7 @@ create table public.boosts (
   -- No foreign key: a deleted booster's boost still has to be settled.
   booster_id uuid not null,
   amount bigint not null
-    constraint boosts_amount_valid check (amount > 0 and amount % 10 = 0 and amount <= 1000000000),
+    constraint boosts_amount_valid check (amount >= 10 and amount % 10 = 0 and amount <= 1000000),
   idempotency_key text not null
     constraint boosts_idempotency_key_format check (idempotency_key ~ '^[!-~]{8,200}$'),
   created_at timestamptz not null default now()
@@ -435,7 +435,7 @@ begin
   if description ~ '[[:cntrl:]]' then
     raise exception using message = 'error-dare-description-invalid', errcode = 'P0001';
   end if;
-  if p_reward is null or p_reward < 0 or p_reward % 10 <> 0 or p_reward > 1000000000 then
+  if p_reward is null or p_reward < 0 or p_reward % 10 <> 0 or p_reward > 1000000 then
     raise exception using message = 'error-invalid-reward', errcode = 'P0001';
   end if;
 
@@ -493,7 +493,7 @@ begin
   if p_idempotency_key is null or p_idempotency_key !~ '^[!-~]{8,190}$' then
     raise exception using message = 'error-invalid-idempotency-key', errcode = 'P0001';
   end if;
-  if p_amount is null or p_amount < 10 or p_amount % 10 <> 0 or p_amount > 1000000000 then
+  if p_amount is null or p_amount < 10 or p_amount % 10 <> 0 or p_amount > 1000000 then
     raise exception using message = 'error-invalid-amount', errcode = 'P0001';
   end if;
 

@@ -23,14 +23,14 @@ create table public.sessions (
     constraint sessions_channel_format check (channel ~ '^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$'),
   -- The start-session minima (docs/product.md §5.2); coins and seconds.
   min_boost integer not null default 200
-    constraint sessions_min_boost_valid check (min_boost >= 50 and min_boost % 10 = 0),
+    constraint sessions_min_boost_valid check (min_boost >= 50 and min_boost <= 100000 and min_boost % 10 = 0),
   max_dares_per_user integer not null default 5
-    constraint sessions_max_dares_per_user_valid check (max_dares_per_user >= 1),
+    constraint sessions_max_dares_per_user_valid check (max_dares_per_user >= 1 and max_dares_per_user <= 100),
   max_free_dares_per_user integer not null default 1
     constraint sessions_max_free_dares_per_user_valid
     check (max_free_dares_per_user between 0 and max_dares_per_user),
   voting_duration integer not null default 180
-    constraint sessions_voting_duration_valid check (voting_duration >= 30 and voting_duration % 5 = 0),
+    constraint sessions_voting_duration_valid check (voting_duration >= 30 and voting_duration <= 3600 and voting_duration % 5 = 0),
   created_at timestamptz not null default now(),
   ended_at timestamptz,
   constraint sessions_ended_at_matches_status check ((status = 'ended') = (ended_at is not null)),
@@ -179,7 +179,6 @@ grant execute on function public.create_session(text, integer, integer, integer,
 
 -- A stopping session (stop_active_session, a creator's deletion) expires and
 -- refunds its open and accepted dares; dares in voting finish their vote.
--- Replaces the sessions migration's empty hook.
 create function app_private.settle_stopped_session(p_session_id uuid)
 returns void
 language plpgsql

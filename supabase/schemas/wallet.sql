@@ -488,7 +488,7 @@ begin
     raise exception using message = 'error-not-authenticated', errcode = 'P0001';
   end if;
   perform app_private.assert_assurance();
-  if p_idempotency_key is null or p_idempotency_key !~ '^[!-~]{8,200}$' then
+  if p_idempotency_key is null or p_idempotency_key !~ '^[!-~]{8,190}$' then
     raise exception using message = 'error-invalid-idempotency-key', errcode = 'P0001';
   end if;
   if p_coins is null or p_coins <= 0 or p_coins > 10000000

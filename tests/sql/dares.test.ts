@@ -9,9 +9,10 @@ import { startDareSweeper } from '#app/modules/dares/sweeper.server'
 import { claimsFor, createAuthUser, describeEachDatabase, openConnection, rejectionOf } from '#tests/support/databases'
 import { liveSession, participant, type Session } from '#tests/support/dares'
 import { fundWallet, ledgerProblems } from '#tests/support/wallet'
+import { DARE_LIMITS } from '#app/modules/dares/limits'
 
 /**
- * The dares' rules (PRODUCT.md, Dares) as the database enforces them, called
+ * The dares' rules (docs/product.md §6) as the database enforces them, called
  * as the API roles call them: every case runs the public functions as an
  * `authenticated` user with that user's claims, and checks after each that
  * the ledger holds (ledger.check() has no row) and who got which coins.
@@ -107,6 +108,7 @@ describeEachDatabase('dares', (getDb, kind) => {
 		expect(await errorOf(createDare(db, viewer, session.id, 90))).toBe('error-reward-too-low')
 		expect(await errorOf(createDare(db, viewer, session.id, 105))).toBe('error-invalid-reward')
 		expect(await errorOf(createDare(db, viewer, session.id, -10))).toBe('error-invalid-reward')
+		expect(await errorOf(createDare(db, viewer, session.id, DARE_LIMITS.reward.max + DARE_LIMITS.reward.step))).toBe('error-invalid-reward')
 		await createDare(db, viewer, session.id, 100)
 		expect(await balance(db, viewer)).toBe(900)
 		expect(await ledgerProblems(db)).toEqual([])
@@ -162,7 +164,9 @@ describeEachDatabase('dares', (getDb, kind) => {
 		const author = await participant(db)
 		const booster = await participant(db, 100)
 		const dare = await createDare(db, author, session.id, 0)
-		for (const bad of [0, 5, 15, -10]) expect(await errorOf(boost(db, booster, dare.id, bad)), String(bad)).toBe('error-invalid-amount')
+		for (const bad of [0, 5, 15, -10, DARE_LIMITS.boost.max + DARE_LIMITS.boost.step]) {
+			expect(await errorOf(boost(db, booster, dare.id, bad)), String(bad)).toBe('error-invalid-amount')
+		}
 		expect(await errorOf(boost(db, booster, dare.id, 110))).toBe('error-insufficient-funds')
 		await boost(db, booster, dare.id, 10)
 		await creatorDoes(db, session.creator, 'accept_dare', dare.id)
@@ -229,7 +233,7 @@ describeEachDatabase('dares', (getDb, kind) => {
 		expect(await errorOf(reject(session.creator, other.id, r))).toBe('error-idempotency-key-reused')
 		expect(await errorOf(reject(viewer, dare.id, r))).toBe('error-idempotency-key-reused')
 		expect(await errorOf(reject(session.creator, dare.id, 'short'))).toBe('error-invalid-idempotency-key')
-		// Another key, or none (the spec's call), is a new request: the dare is no longer rejectable.
+		// Another key, or none (the call without one, docs/product.md §8.6), is a new request: the dare is no longer rejectable.
 		expect(await errorOf(reject(session.creator, dare.id, key()))).toBe('error-dare-not-rejectable')
 		expect(await errorOf(reject(session.creator, dare.id, null))).toBe('error-dare-not-rejectable')
 		expect(await statusOf(db, other.id)).toBe('open')

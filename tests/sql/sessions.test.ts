@@ -3,6 +3,7 @@ import { asUser, type JwtClaims } from '#app/db/as-user.server'
 import type { Database, Queryable } from '#app/db/database.server'
 import { toAppError } from '#app/db/database.server'
 import { claimsFor, createAuthUser, describeEachDatabase, rejectionOf } from '#tests/support/databases'
+import { SESSION_LIMITS } from '#app/modules/sessions/schemas'
 
 type SessionInput = {
 	creator_id: string
@@ -31,7 +32,7 @@ async function insertSession(db: Database, input: SessionInput): Promise<string>
 }
 
 describeEachDatabase('sessions', (getDb) => {
-	test("defaults are the spec's start-session defaults", async () => {
+	test('defaults are the start-session defaults of docs/product.md §5.2', async () => {
 		const db = getDb()
 		const creator = await createAuthUser(db)
 		const id = await insertSession(db, { creator_id: creator })
@@ -253,20 +254,20 @@ describeEachDatabase('create_session', (getDb) => {
 			[{ title: '' }, 'error-title-required'],
 			[{ title: '   ' }, 'error-title-required'],
 			[{ title: null }, 'error-title-required'],
-			[{ title: 'x'.repeat(141) }, 'error-title-too-long'],
+			[{ title: 'x'.repeat(SESSION_LIMITS.title.max + 1) }, 'error-title-too-long'],
 			[{ minBoost: 40 }, 'error-invalid-min-boost'],
 			[{ minBoost: 55 }, 'error-invalid-min-boost'],
-			[{ minBoost: 100_010 }, 'error-invalid-min-boost'],
+			[{ minBoost: SESSION_LIMITS.minBoost.max + SESSION_LIMITS.minBoost.step }, 'error-invalid-min-boost'],
 			[{ minBoost: null }, 'error-invalid-min-boost'],
 			[{ maxDares: 0 }, 'error-invalid-max-dares-per-user'],
-			[{ maxDares: 101 }, 'error-invalid-max-dares-per-user'],
+			[{ maxDares: SESSION_LIMITS.maxDaresPerUser.max + 1 }, 'error-invalid-max-dares-per-user'],
 			[{ maxDares: -5 }, 'error-invalid-max-dares-per-user'],
 			[{ maxFree: -1 }, 'error-invalid-max-free-dares-per-user'],
 			[{ maxDares: 3, maxFree: 4 }, 'error-invalid-max-free-dares-per-user'],
 			[{ maxFree: null }, 'error-invalid-max-free-dares-per-user'],
 			[{ seconds: 25 }, 'error-invalid-voting-duration'],
 			[{ seconds: 31 }, 'error-invalid-voting-duration'],
-			[{ seconds: 3605 }, 'error-invalid-voting-duration'],
+			[{ seconds: SESSION_LIMITS.votingDuration.max + SESSION_LIMITS.votingDuration.step }, 'error-invalid-voting-duration'],
 			[{ platform: 'tiktok' }, 'error-invalid-platform'],
 			[{ platform: null }, 'error-invalid-platform'],
 		]

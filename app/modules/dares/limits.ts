@@ -1,5 +1,6 @@
 /**
- * Spec section 5 and PRODUCT.md (Dares); the database checks them again.
+ * The dares' limits (docs/product.md §7.3); the database checks the same
+ * numbers again (tests/sql/limits.test.ts holds them equal).
  * Without Zod, so the session page's forms take their limits without
  * loading it (schemas.ts builds the action's schema from these).
  */

@@ -1,9 +1,10 @@
 import { z } from '#app/utils/zod'
+import { IDEMPOTENCY_KEY } from '#app/utils/idempotency-key'
 import { DARE_LIMITS } from './limits'
 
 export { DARE_LIMITS }
 
-const key = z.string().regex(/^[!-~]{8,190}$/)
+const key = z.string().regex(IDEMPOTENCY_KEY)
 const dareId = z.uuid()
 const coins = (min: number, step: number, max: number) => z.coerce.number().int().min(min).max(max).multipleOf(step)
 

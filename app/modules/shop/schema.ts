@@ -1,3 +1,4 @@
+import { IDEMPOTENCY_KEY } from '#app/utils/idempotency-key'
 import { z } from '#app/utils/zod'
 
 /** The buy form: one per pack, every field hidden and minted by the server. */
@@ -5,7 +6,7 @@ export const BuyPackSchema = z.object({
 	pack: z.string().regex(/^coins-\d{1,8}$/),
 	// Minted when the page renders: a resubmitted form, a double click or a
 	// retried fetch sends it again, and the purchase happens once.
-	idempotencyKey: z.string().regex(/^[!-~]{8,200}$/),
+	idempotencyKey: z.string().regex(IDEMPOTENCY_KEY),
 	returnPath: z.string().max(2048).optional(),
 })
 
