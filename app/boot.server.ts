@@ -14,10 +14,10 @@ import { configureToastCookie } from '#app/security/toast-cookie.server'
 
 /**
  * Everything the server needs before it takes a request: the environment
- * (parsed once; a bad value throws EnvError), the database (migrated, the
- * configured terms versions published, the platform fee set and, on the
- * embedded default, seeded with demo data), the platform adapters and the
- * dares' vote sweeper.
+ * (parsed once; a bad value throws EnvError), the legal documents (read
+ * and checked), the database (migrated, the legal documents' versions
+ * published, the platform fee set and, where DEMO_DATA is on, seeded with
+ * demo data), the platform adapters and the dares' vote sweeper.
  */
 export async function boot(log: (line: string) => void = console.log): Promise<AppServices> {
 	const env = initEnv(process.env)

@@ -7,7 +7,7 @@ import { installChunkErrorReload } from '#app/modules/builds/reload-guard'
 
 /**
  * The page's language is the one the server rendered (<html lang>); its
- * messages come from /_i18n/{locale}/messages.json (spec section 7), cached
+ * messages come from /_i18n/{locale}/messages.json (docs/product.md §3.2), cached
  * for 24 hours and versioned by content hash.
  */
 async function hydrate() {

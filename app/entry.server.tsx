@@ -23,7 +23,7 @@ export default function handleRequest(
 	const bot = isbot(userAgent)
 
 	// A crash shows the error page to people; a bot gets the bare status
-	// (spec section 2), so crawlers do not index an error page as content.
+	// (docs/product.md §3.4), so crawlers do not index an error page as content.
 	if (bot && responseStatusCode >= 500) {
 		return new Response(`${responseStatusCode} Internal Server Error`, {
 			status: responseStatusCode,

@@ -160,7 +160,7 @@ const variables = z.object({
 		OPERATOR_EMAIL: z.email().optional(),
 		/** How often an open tab asks whether a new build is out (seconds; 0: never). */
 		BUILD_CHECK_INTERVAL: z.coerce.number().int().min(0).max(86_400).default(300),
-		/** Coin packs of the shop: coins=price pairs in SHOP_CURRENCY (PRODUCT.md's defaults). */
+		/** Coin packs of the shop: coins=price pairs in SHOP_CURRENCY (defaults: docs/product.md §9.1). */
 		SHOP_PACKS: shopPacks.default(parseShopPacksOrThrow('500=4.99,1100=9.99,2400=19.99,6500=49.99')),
 		/** ISO 4217 currency of the shop's prices. */
 		SHOP_CURRENCY: z.string().regex(/^[A-Z]{3}$/).default('EUR'),

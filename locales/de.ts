@@ -549,7 +549,6 @@ const de = {
 		'error-no-channel-found': 'Zu diesem {{platform}}-Konto gibt es keinen Kanal.',
 		'error-channel-not-verified': 'Die Bestätigung ist abgelaufen. Bitte verbinde den Kanal noch einmal.',
 		'error-aal2-required': 'Melde dich dafür bitte erneut mit dem Code aus deiner Authenticator-App an.',
-		'error-wallet-not-empty': 'Dieses Konto hat noch Coins und kann deshalb noch nicht gelöscht werden.',
 		'error-start-session-failed': 'Die Session konnte nicht gestartet werden. Bitte versuche es noch einmal.',
 		'error-stop-session-failed': 'Die Session konnte nicht beendet werden. Bitte versuche es noch einmal.',
 		'error-overlay-failed': 'Die Overlay-Adresse konnte nicht geändert werden. Bitte versuche es noch einmal.',

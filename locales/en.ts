@@ -551,7 +551,6 @@ const en = {
 		'error-no-channel-found': 'This {{platform}} account has no channel.',
 		'error-channel-not-verified': 'The confirmation has expired. Please connect the channel again.',
 		'error-aal2-required': 'Please sign in again with your authenticator code to do this.',
-		'error-wallet-not-empty': 'This account still holds coins, so it cannot be deleted yet.',
 		'error-start-session-failed': 'The session could not be started. Please try again.',
 		'error-stop-session-failed': 'The session could not be stopped. Please try again.',
 		'error-overlay-failed': 'The overlay address could not be changed. Please try again.',

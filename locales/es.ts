@@ -549,7 +549,6 @@ const es = {
 		'error-no-channel-found': 'Esta cuenta de {{platform}} no tiene canal.',
 		'error-channel-not-verified': 'La confirmación ha caducado. Vuelve a conectar el canal.',
 		'error-aal2-required': 'Para hacer esto, vuelve a iniciar sesión con el código de tu app de autenticación.',
-		'error-wallet-not-empty': 'Esta cuenta todavía tiene monedas, así que aún no se puede eliminar.',
 		'error-start-session-failed': 'No se pudo iniciar la sesión. Inténtalo de nuevo.',
 		'error-stop-session-failed': 'No se pudo terminar la sesión. Inténtalo de nuevo.',
 		'error-overlay-failed': 'No se ha podido cambiar la dirección del overlay. Inténtalo de nuevo.',

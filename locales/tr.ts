@@ -549,7 +549,6 @@ const tr = {
 		'error-no-channel-found': 'Bu {{platform}} hesabının kanalı yok.',
 		'error-channel-not-verified': 'Onayın süresi doldu. Lütfen kanalı yeniden bağla.',
 		'error-aal2-required': 'Bunu yapmak için doğrulama uygulamandaki kodla yeniden giriş yap.',
-		'error-wallet-not-empty': 'Bu hesapta hâlâ jeton olduğu için henüz silinemez.',
 		'error-start-session-failed': 'Oturum başlatılamadı. Lütfen tekrar dene.',
 		'error-stop-session-failed': 'Oturum bitirilemedi. Lütfen tekrar dene.',
 		'error-overlay-failed': 'Katman adresi değiştirilemedi. Lütfen tekrar dene.',

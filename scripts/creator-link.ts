@@ -2,8 +2,8 @@
  * npm run creator:link -- <email> <platform> <channel>
  * npm run creator:link -- <email> <platform> --unlink
  *
- * The operator's way to link a creator's channel by hand (PRODUCT.md,
- * Creators and channels), e.g. a YouTube or Kick channel where that
+ * The operator's way to link a creator's channel by hand (docs/product.md
+ * §10.9), e.g. a YouTube or Kick channel where that
  * platform's sign-in is not configured. It runs the same SQL rules as the
  * app's own linking (app_private.set_channel: a channel belongs to one
  * creator at most, a live channel is not taken away), on the owner

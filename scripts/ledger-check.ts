@@ -1,7 +1,7 @@
 /**
  * npm run ledger:check
  *
- * Verifies the money invariant (PRODUCT.md, Money) with ledger.check(): every
+ * Verifies the money invariant (docs/product.md §8.4) with ledger.check(): every
  * account's balance equals its transfers in minus out, every wallet's cached
  * balance equals its ledger balance, no balance but the outside world's is
  * negative, and all accounts sum to zero. Reads DATABASE_URL when set, else

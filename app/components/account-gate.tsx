@@ -10,7 +10,7 @@ import { DeleteAccount, GATE_DELETE_ACCOUNT_ID, openDeleteAccount } from './dele
 import { SubmitButton } from './forms'
 
 /**
- * The complete-sign-up and terms dialogs (spec section 4), forced on every
+ * The complete-sign-up and terms dialogs (docs/product.md §2.7), forced on every
  * page but the hide-auth-dialogs list. The server renders them open, so they
  * work without JavaScript; with it they become modal, and closing them
  * unfinished explains why they come back.
@@ -121,7 +121,7 @@ function CompleteProfile({ back }: { back: string }) {
 		setValue(field.value)
 	}, [])
 
-	// Availability is checked after a 500 ms pause in typing (spec section 4).
+	// Availability is checked after a 500 ms pause in typing (docs/product.md §7.1).
 	useEffect(() => {
 		if (!value) return
 		const checked = checkUsername(value)

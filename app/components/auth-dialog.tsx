@@ -9,7 +9,7 @@ const AuthDialog = lazy(() => import('./auth-dialog-content'))
 const AuthDialogContext = createContext<((options?: OpenOptions) => void) | null>(null)
 
 /**
- * Opens the sign-in/sign-up dialog (spec section 2). Called from click
+ * Opens the sign-in/sign-up dialog (docs/product.md §3.5). Called from click
  * handlers, which only run once JavaScript has taken over; before that (and
  * without JavaScript) the links to /login and /register are the way in.
  */
@@ -21,7 +21,7 @@ export function useAuthDialog() {
  * The switchable sign-in/sign-up dialog. Its forms post to the /login and
  * /register actions through fetchers, so errors show in place; a successful
  * sign-in redirects, which navigates and closes it. Closing it unfinished
- * runs the opener's fallback (the spec's gated actions). The dialog's code
+ * runs the opener's fallback (gated actions, docs/product.md §2.6). The dialog's code
  * (its forms and their validation) is fetched when it first opens, so no
  * page carries it in its first load (issue 11's JavaScript budget).
  */

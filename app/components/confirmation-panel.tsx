@@ -16,7 +16,7 @@ function formatClockTime(at: number, locale: string) {
 }
 
 /**
- * Waiting for the confirmation mail (spec section 4): title, subtitle,
+ * Waiting for the confirmation mail (docs/product.md §10.1): title, subtitle,
  * description, the address, then a countdown that ticks each second until
  * the resend button appears. Without JavaScript the panel says from what time
  * resending works and the button takes the text's place at that time through

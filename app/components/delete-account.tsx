@@ -17,7 +17,7 @@ export function openDeleteAccount(id: string) {
 }
 
 /**
- * The delete-account confirmation (spec section 2: cancel / delete), a
+ * The delete-account confirmation (docs/product.md §10.10: cancel / delete), a
  * disclosure that works without JavaScript. It asks for proof that the
  * person at the keyboard owns the account: the authenticator app's code for
  * a two-factor account, else the password (an account that signs in only

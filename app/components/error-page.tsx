@@ -5,7 +5,7 @@ import { isNotFoundData } from '#app/utils/http'
 import { PageTitle } from './page-title'
 
 /**
- * The spec's error page: title, description, the HTTP status, and a button
+ * The error page (docs/product.md §3.4): title, description, the HTTP status, and a button
  * back home. Following the link leaves the errored route, which clears the
  * error boundary.
  */

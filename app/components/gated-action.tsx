@@ -5,8 +5,8 @@ import type { GatedReason } from '#app/modules/auth/gate'
 import { useAuthDialog } from './auth-dialog'
 
 /**
- * Where the viewer stands for an action that needs an account (spec section
- * 3: a visitor must sign in to boost, create a dare or vote):
+ * Where the viewer stands for an action that needs an account
+ * (docs/product.md §2.6: a visitor must sign in to boost, create a dare or vote):
  * `ready`: signed in, username chosen, current terms accepted;
  * `sign-in`: nobody signed in;
  * `account-steps`: signed in, but the username or terms dialog is still owed.
@@ -58,7 +58,7 @@ export function GatedActionProvider({ readiness, children }: { readiness: Readin
  * Runs an action that needs an account: at once when the viewer is ready;
  * otherwise it opens the sign-in dialog (or waits for the username and
  * terms dialogs) and runs it when they are done. Closing the sign-in
- * dialog instead shows the spec's must-log-in toast for `reason`.
+ * dialog instead shows the must-log-in toast for `reason` (docs/product.md §2.6).
  *
  * Without JavaScript the same action is a form post, and the server half
  * (requireReadyAccount) sends the visitor to sign in and back.

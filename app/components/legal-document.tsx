@@ -8,7 +8,7 @@ import '#app/styles/legal.css'
  * A legal document (terms, privacy, imprint, creator agreement): its title,
  * the version and date users accept it by, a table of contents when it is
  * long, then the text. The HTML comes from the server's Markdown renderer,
- * which passes no raw HTML through (docs/decisions/021-legal-documents.md).
+ * which passes no raw HTML through (docs/decisions/021-legal-documents-metadata-and-new-builds.md).
  * `children` come before the text (the imprint's operator details), `after`
  * follows it (the creator agreement's accept and decline).
  */

@@ -4,7 +4,7 @@ import { DEFAULT_LOCALE, isLocale } from '#app/i18n/locales'
 
 /**
  * "By signing up / continuing you accept the terms and the privacy policy"
- * (spec sections 2 and 8: terms.disclaimer-1-submit or -continue, link-1,
+ * (docs/product.md §10.5; keys terms.disclaimer-1-submit or -continue, link-1,
  * disclaimer-2, link-2), both links to the page's language and opening in a
  * new tab, which screen readers are told.
  */

@@ -10,11 +10,11 @@ import { AppToaster, TOASTER_DEFAULTS } from './toasts'
 
 afterEach(cleanup)
 
-test('the toast defaults are the spec’s: 3 visible, 4000 ms, gap 14 px, width 356 px, swipe 45 px, bottom right', () => {
+test('the toast defaults of docs/product.md §15.1: 3 visible, 4000 ms, gap 14 px, width 356 px, swipe 45 px, bottom right', () => {
 	expect(TOASTER_DEFAULTS).toEqual({ position: 'bottom-right', visibleToasts: 3, duration: 4000, gap: 14, width: 356, swipeThreshold: 45 })
 })
 
-test('the toaster renders at the bottom right with the spec’s width and gap and shows at most three toasts', async () => {
+test('the toaster renders at the bottom right with the width and gap of docs/product.md §15.1 and shows at most three toasts', async () => {
 	const { container } = render(
 		<TranslationProvider>
 			<AppToaster />

@@ -15,7 +15,7 @@ function ToasterListening() {
 }
 
 /**
- * The spec's toast defaults (section 9). Sonner takes the first four as
+ * The toast defaults (docs/product.md §15.1). Sonner takes the first four as
  * props; the width is its `--width` CSS variable on the toaster (set here so
  * it does not rest on sonner's own default), and the swipe distance that
  * dismisses a toast is sonner's fixed SWIPE_THRESHOLD, 45 px, which it offers
@@ -31,7 +31,7 @@ export const TOASTER_DEFAULTS = {
 } as const
 
 /**
- * Sonner's Toaster with the spec's defaults. A modal `<dialog>` sits in the
+ * Sonner's Toaster with the defaults of docs/product.md §15.1. A modal `<dialog>` sits in the
  * browser's top layer and makes the rest of the page inert, so a toaster
  * outside it shows dimmed under the backdrop and cannot be clicked (a popover
  * of its own would be inert too). While a modal dialog is open the toaster
@@ -79,7 +79,7 @@ export type FlashToast = {
  * Toasts arrive in the root loader (see modules/flash). The server HTML
  * carries the message in an aria-live region under the header, in the page's
  * flow so it covers nothing, with a close control that needs no JavaScript (a
- * checkbox its label ticks); once hydrated, sonner takes over with the spec's
+ * checkbox its label ticks); once hydrated, sonner takes over with the
  * defaults (TOASTER_DEFAULTS).
  */
 export function Toasts({ toast }: { toast: FlashToast | null }) {

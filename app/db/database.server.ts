@@ -18,8 +18,8 @@ export interface QueryResult<T> {
 	 * The statement's command tag (SELECT, INSERT, UPDATE, DELETE, MERGE, ...)
 	 * and the row count it reports: rows returned by a SELECT, rows changed by
 	 * a data-modifying statement (which returns no rows without RETURNING).
-	 * Query builders need them to report affected rows (app/auth/local's
-	 * Kysely driver); undefined when the engine did not say.
+	 * Query builders need them to report affected rows (the local
+	 * platform's Kysely dialect, app/platform/local/kysely-dialect.server.ts); undefined when the engine did not say.
 	 */
 	command?: string
 	rowCount?: number
@@ -377,7 +377,7 @@ export class TransactionRolledBackError extends Error {
 
 /**
  * A refusal the user should be told about. `code` is an `error-...` message
- * with a translation under `errors.<code>` (spec section 8); anything that is
+ * with a translation under `errors.<code>` (docs/product.md §12.1); anything that is
  * not a DbError is an unexpected failure and shows the unknown-error text.
  */
 export class DbError extends Error {

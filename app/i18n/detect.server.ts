@@ -48,7 +48,7 @@ function fromDomain(request: Request, domains: Record<string, Locale>): Locale |
 
 /**
  * The visitor's preferred language where the URL does not name one, in the
- * spec's order: the `i18n_redirected` cookie, the browser's languages, the
+ * order of docs/product.md §1.2: the `i18n_redirected` cookie, the browser's languages, the
  * domain (operator's LOCALE_DOMAINS map), the route prefix, then English.
  */
 export function detectLocale(request: Request, domains: Record<string, Locale> = {}): Locale {

@@ -11,7 +11,7 @@ const detector = new RemixI18Next({
 	detection: {
 		supportedLanguages: [...LOCALE_CODES],
 		fallbackLanguage: DEFAULT_LOCALE,
-		// One custom step that implements the spec's whole order (prefix for
+		// One custom step that implements the whole order of docs/product.md §1.2 (prefix for
 		// prefixed routes; cookie, browser, domain otherwise).
 		order: ['custom'],
 		findLocale: async (request) => pageLocale(request, getEnv().LOCALE_DOMAINS),

@@ -1,4 +1,4 @@
-// The product's languages (spec sections 3 and 9). Shared by server and client.
+// The product's languages (docs/product.md §1.2). Shared by server and client.
 export const LOCALES = [
 	{ code: 'en', name: 'English', language: 'en-US' },
 	{ code: 'de', name: 'Deutsch', language: 'de-DE' },
@@ -11,7 +11,7 @@ export type Locale = (typeof LOCALES)[number]['code']
 export const LOCALE_CODES: readonly Locale[] = LOCALES.map((l) => l.code)
 export const DEFAULT_LOCALE: Locale = 'en'
 
-/** Name of the cookie that remembers the visitor's language (spec section 9). */
+/** Name of the cookie that remembers the visitor's language (docs/product.md §1.2). */
 export const LOCALE_COOKIE = 'i18n_redirected'
 export const LOCALE_COOKIE_MAX_AGE = 365 * 24 * 60 * 60
 

@@ -2,9 +2,10 @@ import type { JwtClaims } from '#app/db/as-user.server'
 import type { Locale } from '#app/i18n/locales'
 
 /**
- * What differs between the two platforms sits behind these three small
- * interfaces (docs/decisions/003-two-platforms.md). Routes only ever see
- * them, so filling in a platform never touches a route.
+ * What differs between the two platforms for a request sits behind these
+ * interfaces, put together as a `Platform` (docs/decisions/003-two-platforms-one-data-path.md):
+ * who is asking (`AuthAdapter`), mail (`MailAdapter`) and accounts
+ * (`AccountService`). Routes see these, never a platform's internals.
  */
 
 /** Who is making the request, as the database should see them. */
@@ -13,8 +14,8 @@ export interface Viewer {
 	userId: string
 	email: string | null
 	/**
-	 * A verified authenticator-app factor exists (aal2 is next, spec section
-	 * 4). Absent where the adapter cannot tell cheaply; then aal2 stands for it.
+	 * A verified authenticator-app factor exists (aal2 is next, docs/product.md
+	 * §2.8). Absent where the adapter cannot tell cheaply; then aal2 stands for it.
 	 */
 	totpEnabled?: boolean
 	/**
@@ -56,7 +57,7 @@ export interface MailAdapter {
 
 /**
  * Why an account operation was refused. `code` is shown through the
- * translation key errors.<code> (spec section 8); `status` is the HTTP status
+ * translation key errors.<code> (docs/product.md §12.1); `status` is the HTTP status
  * a route should answer with; `reasons` carries details the message needs
  * (the seconds left for error-rate-limited, what a weak password lacks).
  */
@@ -76,7 +77,6 @@ export type AuthErrorCode =
 	| 'error-single-identity-not-deletable'
 	| 'error-wrong-password'
 	| 'error-reauthentication-required'
-	| 'error-wallet-not-empty'
 	| 'error-provider-not-configured'
 	| 'error-unknown'
 
@@ -129,8 +129,8 @@ export interface AccountService {
 	/**
 	 * Proof first: the password; for a two-factor account a current code
 	 * instead; for an account without either (providers only) a sign-in
-	 * within the last few minutes (error-reauthentication-required). A wallet
-	 * that still holds coins refuses in SQL (error-wallet-not-empty, 409).
+	 * within the last few minutes (error-reauthentication-required). The
+	 * database forfeits what is left in the wallet (docs/decisions/020).
 	 */
 	deleteAccount(request: Request, input: { password?: string; code?: string }): Promise<AuthResult>
 	/** The signed-in user's ways to sign in, and the providers they could still connect (configured, not yet linked). */

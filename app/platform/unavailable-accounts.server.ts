@@ -2,8 +2,8 @@ import type { AccountService, AuthResult } from './types'
 
 /**
  * An AccountService that refuses everything with `error-unknown` and the
- * given status: for a platform whose account backend does not exist yet, or
- * a deployment where it cannot run safely. Routes then show the unknown-error
+ * given status: for a deployment where accounts cannot run safely (the local
+ * platform in production without BETTER_AUTH_SECRET). Routes then show the unknown-error
  * text instead of crashing, and no provider endpoint is served.
  */
 export function unavailableAccountService(status: number, reasons?: string[]): AccountService {

@@ -18,7 +18,7 @@ export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: sess
 /**
  * /{lang}/{platform}/{channel}: the channel's active session, else its last
  * one with a "not live" notice and the creator's other sessions, else 404.
- * The platform is the route's validity check (spec section 2): anything but
+ * The platform is the route's validity check (docs/product.md §3.3): anything but
  * twitch, youtube or kick is 'Page Not Found'.
  */
 export async function loader({ params, request, context }: Route.LoaderArgs) {

@@ -7,7 +7,7 @@ import { servicesContext, viewerContext } from '#app/context.server'
 import { safeRedirectPath } from '#app/utils/redirect'
 
 /**
- * Where the sign-up mail's link and social sign-in land (spec section 2).
+ * Where the sign-up mail's link and social sign-in land (docs/product.md §3.1).
  *
  * A mail link's GET only shows a card with one button: mail scanners fetch
  * links before their reader does, and a link on another site could sign a

@@ -3,7 +3,7 @@ import type { Route } from './+types/i18n-messages'
 import { isLocale } from '#app/i18n/locales'
 import { notFound } from '#app/utils/http'
 
-/** GET /_i18n/{locale}/messages.json (spec section 7), cached 24 hours (section 9). */
+/** GET /_i18n/{locale}/messages.json, cached 24 hours (docs/product.md §3.2). */
 export function loader({ params, request }: Route.LoaderArgs) {
 	if (!isLocale(params.locale)) notFound(request)
 	return Response.json(resources[params.locale].translation, {

@@ -20,9 +20,9 @@ import { safeRedirectPath } from '#app/utils/redirect'
 export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: shopStylesHref }]
 
 /**
- * The shop (spec section 2): coin packs from the operator's configuration,
+ * The shop (docs/product.md §9): coin packs from the operator's configuration,
  * bought through Stripe Checkout or, on the embedded default, the test
- * checkout. `returnPath` (from the boost dialog) is where a purchase sends
+ * checkout. `returnPath` (from a dare's boost form) is where a purchase sends
  * the buyer back to, honoured only for same-origin paths.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {

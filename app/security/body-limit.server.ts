@@ -10,9 +10,8 @@ import { ANALYTICS_RELAY_PATH, RELAY_BODY_LIMIT } from '#app/modules/analytics/c
 
 /**
  * Paths with their own body limit, first match wins; everything else gets
- * MAX_BODY_BYTES. The payment provider's webhook (a later issue) reads its
- * raw body for the signature check and needs far less than a form:
- * `{ prefix: '/api/webhooks/stripe', bytes: 64 * 1024 }` goes here.
+ * MAX_BODY_BYTES. The Stripe webhook (/api/stripe/webhook) needs no entry:
+ * it reads its raw body itself with a smaller limit (WEBHOOK_BODY_LIMIT).
  */
 export const ROUTE_BODY_LIMITS: ReadonlyArray<{ prefix: string; bytes: number }> = [
 	// The analytics relay (app/modules/analytics/relay.server.ts).

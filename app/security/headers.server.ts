@@ -14,8 +14,9 @@ export function createNonce(): string {
 }
 
 /**
- * The stream players a session page embeds (a later issue): each platform's
- * player and chat frames. Allowed as frames only, never as scripts.
+ * The stream players a session page embeds (embedUrl in
+ * app/modules/sessions/session-page.tsx), and each platform's other embed
+ * host. Allowed as frames only, never as scripts.
  */
 export const STREAM_PLAYER_ORIGINS = [
 	'https://player.twitch.tv',

@@ -19,7 +19,7 @@ function stubFetch(...answers: Array<number | Error>) {
 	return calls
 }
 
-test('retries every status of spec section 7 and returns the first success', async () => {
+test('retries every status of docs/product.md §15.3 and returns the first success', async () => {
 	expect([...RETRY_STATUSES].sort()).toEqual([408, 409, 425, 429, 500, 502, 503, 504])
 	for (const status of RETRY_STATUSES) {
 		const calls = stubFetch(status, 200)

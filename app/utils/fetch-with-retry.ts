@@ -1,5 +1,5 @@
 /**
- * The browser's data requests retry on these statuses (spec section 7).
+ * The browser's data requests retry on these statuses (docs/product.md §15.3).
  * Only requests that are safe to repeat go through here: reads, and money
  * forms, which carry an idempotency key so a repeat moves nothing twice.
  */

@@ -19,13 +19,13 @@ export function isNotFoundData(value: unknown): value is NotFoundData {
 	)
 }
 
-/** 404 'Page not found: {path}' (spec section 8): no route, or no such record. */
+/** 404 'Page not found: {path}' (docs/product.md §3.3): no route, or no such record. */
 export function notFound(request: Request): never {
 	const { pathname } = new URL(request.url)
 	throw data({ kind: 'not-found', path: pathname } satisfies NotFoundData, { status: 404 })
 }
 
-/** 404 'Page Not Found: {path}': the route matched but its validity check failed (spec section 2). */
+/** 404 'Page Not Found: {path}': the route matched but its validity check failed (docs/product.md §3.3). */
 export function invalidRoute(request: Request): never {
 	const { pathname } = new URL(request.url)
 	throw data({ kind: 'invalid-route', path: pathname } satisfies NotFoundData, { status: 404 })

@@ -68,8 +68,8 @@ create index if not exists users_is_anonymous_idx on auth.users (is_anonymous);
 alter table auth.users enable row level security;
 
 -- Supabase Auth's second factors (the columns the SQL core reads). A
--- verified factor makes aal2 the level a session must reach (spec section
--- 4); app_private.has_assurance() (supabase/migrations) reads it. Locally the
+-- verified factor makes aal2 the level a session must reach
+-- (docs/product.md §2.8); app_private.has_assurance() (supabase/migrations) reads it. Locally the
 -- Better Auth mirror in 150_better_auth.sql keeps it; on Supabase, GoTrue.
 create table if not exists auth.mfa_factors (
   id uuid not null primary key,

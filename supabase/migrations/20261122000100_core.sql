@@ -1,6 +1,6 @@
 -- Core schema: profiles, wallets, creator profiles, sessions and consents,
 -- with their row-level security, the new-user trigger, the first remote
--- procedures of the spec and the realtime authorisation of wallet topics.
+-- procedures (docs/product.md §4) and the realtime authorisation of wallet topics.
 --
 -- Applies unchanged to a Supabase project (supabase db push) and to plain
 -- Postgres / PGlite after supabase/local-shim: core Postgres only, no
@@ -38,7 +38,7 @@ revoke all on function public.set_updated_at() from public, anon, authenticated;
 
 create table public.profiles (
   id uuid primary key references auth.users (id) on delete cascade,
-  -- The spec's username rule (1 to 30 of a-z, 0-9, dot, underscore). The app
+  -- The username rule (docs/product.md §7.1: 1 to 30 of a-z, 0-9, dot, underscore). The app
   -- lower-cases input before it gets here; the rule forbids upper case, so
   -- uniqueness on the stored value is uniqueness regardless of case.
   username text not null
@@ -218,7 +218,7 @@ create table public.sessions (
     constraint sessions_platform_valid check (platform in ('twitch', 'youtube', 'kick')),
   channel text not null
     constraint sessions_channel_format check (channel ~ '^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$'),
-  -- The start-session limits of the spec (section 5); coins and seconds.
+  -- The start-session minima (docs/product.md §5.2); coins and seconds.
   min_boost integer not null default 200
     constraint sessions_min_boost_valid check (min_boost >= 50 and min_boost % 10 = 0),
   max_dares_per_user integer not null default 5
@@ -234,7 +234,7 @@ create table public.sessions (
   constraint sessions_ended_after_start check (ended_at >= created_at)
 );
 
--- At most one active session per creator and per channel (PRODUCT.md). As
+-- At most one active session per creator and per channel (docs/product.md §5.3). As
 -- unique indexes they also serialise two concurrent starts: the second
 -- insert waits for the first and then fails instead of both succeeding.
 create unique index sessions_one_active_per_creator

@@ -1,8 +1,8 @@
 -- Creators and live sessions: linking channels, starting and stopping a
--- session. Every rule of the spec (sections 5 and 6) and PRODUCT.md
--- (Creators and channels, Sessions) is checked here again, because on
--- Supabase any signed-in browser can call these functions through the Data
--- API without the app in between. Limits the spec leaves open are decided in
+-- session. Every rule of docs/product.md §5 and §10.9 is checked here
+-- again, because on Supabase any signed-in browser can call these functions
+-- through the Data API without the app in between. Limits the product's
+-- first description left open are decided in
 -- docs/decisions/018-session-limits-and-channel-linking.md.
 --
 -- Every function takes the caller from auth.uid(), runs with definer rights
@@ -134,7 +134,7 @@ $$;
 revoke all on function app_private.twitch_login(uuid) from public, anon, authenticated, service_role;
 
 -- Signing in with Twitch (or connecting Twitch to an account) links that
--- Twitch channel (PRODUCT.md), on both platforms, whoever writes the identity.
+-- Twitch channel (docs/product.md §10.9), on both platforms, whoever writes the identity.
 -- It never stands in the way of the sign-in itself: a login that is not a
 -- valid channel name, a channel another creator already has, or a live
 -- session on the old channel leave the creator profile as it was, and the
@@ -220,7 +220,7 @@ grant execute on function public.unlink_channel(text) to authenticated;
 -- Starting and stopping a session
 -- ---------------------------------------------------------------------------
 
--- The spec's start-session settings (section 5), with the upper limits of
+-- The start-session settings (docs/product.md §5.2), with the upper limits of
 -- ADR 018. Checked in this order, so the first thing wrong is the one named:
 -- the caller, their second factor, being a creator, the settings, the
 -- channel, the creator agreement, then one live session per creator and per

@@ -1,4 +1,4 @@
--- Money: wallets on a double-entry ledger (PRODUCT.md, Money).
+-- Money: wallets on a double-entry ledger (docs/product.md §8).
 --
 -- Where the money lives
 --  * ledger.accounts: one row per account that can hold coins: a user's
@@ -9,7 +9,7 @@
 --    written only by the transfer trigger below.
 --  * ledger.transfers: append-only; every change of any balance is one row
 --    (from, to, amount > 0, kind, reference, idempotency key, time).
---  * public.wallets.balance stays the cached balance the spec reads; the
+--  * public.wallets.balance stays the cached balance clients read; the
 --    functions below change it in the same transaction as its transfer, and a
 --    deferred constraint trigger refuses to commit any transaction after
 --    which a wallet's cached balance and its ledger balance differ.
@@ -42,7 +42,7 @@ create table ledger.accounts (
   kind text not null
     constraint accounts_kind_valid check (kind in ('wallet', 'pot', 'platform_fee', 'forfeit', 'world')),
   -- The wallet's owner. No foreign key on purpose: the ledger keeps its rows
-  -- when the account is deleted (PRODUCT.md, Accounts).
+  -- when the account is deleted (docs/product.md §10.10).
   user_id uuid,
   -- The dare whose pot this is (the dares work adds the dares table).
   dare_id uuid,

@@ -1,4 +1,4 @@
--- Dares, the core loop (PRODUCT.md, Dares): create, boost, accept, reject,
+-- Dares, the core loop (docs/product.md §6): create, boost, accept, reject,
 -- start voting, vote, and the resolution of due votes, with escrow, refunds
 -- and payouts.
 --
@@ -12,7 +12,7 @@
 --    wallet less the platform fee (ledger.settings, default 0). Failed,
 --    rejected or expired: every boost goes back to its booster; the boost of a
 --    deleted account goes to the forfeit account (its wallet is gone).
---  * Boosters never win coins (PRODUCT.md, Money).
+--  * Boosters never win coins (docs/product.md §8.9).
 --
 -- Who may do what is checked here, not in the app: the caller comes from
 -- auth.uid(), the two-factor assurance helper guards every write, and the
@@ -72,7 +72,7 @@ create table public.dares (
 create unique index dares_idempotency_key on public.dares (idempotency_key);
 create index dares_session_idx on public.dares (session_id, created_at);
 create index dares_author_session_idx on public.dares (author_id, session_id);
--- One vote at a time per session (PRODUCT.md: start voting needs no other dare in voting).
+-- One vote at a time per session (docs/product.md §6.7: start voting needs no other dare in voting).
 create unique index dares_one_vote_per_session on public.dares (session_id) where status = 'voting';
 -- The sweeper's queue: due votes, oldest deadline first.
 create index dares_due_votes_idx on public.dares (voting_ends_at) where status = 'voting';
@@ -136,7 +136,7 @@ grant all on table public.dares, public.boosts, public.votes to service_role;
 -- ---------------------------------------------------------------------------
 
 -- Taking part needs a signed-in user with a username and the current terms
--- accepted (spec section 5, roles), and their second factor if they have one.
+-- accepted (docs/product.md §2.2), and their second factor if they have one.
 create function app_private.assert_participant()
 returns uuid
 language plpgsql
@@ -380,7 +380,7 @@ end;
 $$;
 
 -- ---------------------------------------------------------------------------
--- The calls (spec section 7)
+-- The calls (docs/product.md §6)
 -- ---------------------------------------------------------------------------
 
 create function public.create_dare(

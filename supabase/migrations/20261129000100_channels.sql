@@ -1,5 +1,5 @@
 -- Linking a YouTube or Kick channel through the platform's own OAuth
--- (PRODUCT.md, Creators and channels; docs/decisions/037-channel-oauth.md).
+-- (docs/product.md §10.9; docs/decisions/037-channel-oauth.md).
 --
 -- Twitch needs nothing new: Twitch sign-in writes an auth.identities row and
 -- link_twitch_channel()/the identity trigger link from it. YouTube and Kick are

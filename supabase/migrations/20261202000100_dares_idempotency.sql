@@ -1,4 +1,4 @@
--- Every request that moves money carries an idempotency key (PRODUCT.md):
+-- Every request that moves money carries an idempotency key (docs/product.md §8.5):
 -- the creator's reject_dare and stop_active_session refund boosts, so they
 -- take one too. The same key sent again (a double click, a resubmitted form,
 -- a retry after a 502) returns the first result and moves nothing; a key

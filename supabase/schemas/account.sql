@@ -197,11 +197,10 @@ grant select on table public.published_documents to anon, authenticated, service
 -- Coins survive account deletion
 -- ---------------------------------------------------------------------------
 
--- Before an auth.users purchase goes (Supabase Auth's admin delete, the local
+-- Before an auth.users row goes (Supabase Auth's admin delete, the local
 -- auth layer, an operator): settle the user's sessions, then forfeit the
 -- wallet through the ledger, so the cascade that removes the wallet finds it
--- empty. Replaces the hardening's version, which refused while coins were
--- left (error-wallet-not-empty).
+-- empty. Deletion is never refused for the coins a wallet holds.
 create function app_private.before_user_delete()
 returns trigger
 language plpgsql

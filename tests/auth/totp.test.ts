@@ -5,7 +5,7 @@ import { createHarness, expectError, expectOk, signUpAndConfirm, type Browser, t
 import { totp } from './support/totp'
 
 /**
- * Two-factor sign-in with an authenticator app (PRODUCT.md, Accounts):
+ * Two-factor sign-in with an authenticator app (docs/product.md §10.7):
  * enrolment behind the password, confirmation with a first code, sign-in
  * asking for the code, recovery codes, removal; the assurance level the
  * database sees (aal1 / aal2) follows.

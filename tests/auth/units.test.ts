@@ -61,7 +61,7 @@ describe('account mail templates', () => {
 })
 
 describe('Better Auth refusals as the product error codes', () => {
-	test('known codes map to the spec codes; database outages to error-connection; the rest is unknown', () => {
+	test('known codes map to the product codes (docs/product.md §12); database outages to error-connection; the rest is unknown', () => {
 		const apiError = (status: 'UNAUTHORIZED' | 'BAD_REQUEST' | 'TOO_MANY_REQUESTS', code: string) => new APIError(status, { code, message: code })
 		expect(toAuthFailure(apiError('UNAUTHORIZED', 'INVALID_EMAIL_OR_PASSWORD'))).toEqual({ code: 'error-invalid-credentials', status: 400 })
 		expect(toAuthFailure(apiError('BAD_REQUEST', 'PASSWORD_TOO_SHORT'))).toEqual({ code: 'error-weak-password', status: 422, reasons: ['length'] })

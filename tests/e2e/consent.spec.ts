@@ -7,7 +7,7 @@ import { numberInput, startLiveSession, twitchCreator } from './support/creators
 import { expectToast } from './support/toasts'
 
 /**
- * Cookie consent (spec sections 3 and 4, ADR 026), with JavaScript (the
+ * Cookie consent (docs/product.md §15.5, ADR 026), with JavaScript (the
  * vanilla-cookieconsent settings) and without (the server-rendered banner,
  * whose buttons are form posts to /consent). Every test starts as a new
  * visitor. Analytics are configured on the e2e servers, with a PostHog

@@ -7,7 +7,7 @@ import WebSocket from 'ws'
 import { freePort } from '../support/free-port'
 
 /**
- * Resolution exactly once with real server processes (PRODUCT.md, Dares;
+ * Resolution exactly once with real server processes (docs/product.md §6.9;
  * issue 10): two production servers (`node server.js`, the built app) on one
  * Postgres database, each with its vote sweeper. A vote's deadline passes
  * while one of them is stopped; another passes while both are stopped and is

@@ -7,7 +7,7 @@ import { tr } from './support/i18n'
 import { expectToast } from './support/toasts'
 
 /**
- * The OBS overlay (issue "Dares", PRODUCT.md): the creator copies its address
+ * The OBS overlay (issue "Dares", docs/product.md §5.7): the creator copies its address
  * from their session page; it opens without signing in only with the key,
  * shows the running vote and the top dares with no site around them, and a
  * new address turns the old one off. With JavaScript on and off.

@@ -231,7 +231,7 @@ describeEachDatabase('account deletion keeps coins', (getDb, kind) => {
 	const forfeited = async (db: Database) =>
 		Number((await db.query<{ balance: string }>(`select balance from ledger.accounts where id = ledger.system_account('forfeit')`)).rows[0]!.balance)
 
-	// The Money work turned the refusal into a forfeit (PRODUCT.md, Accounts):
+	// The Money work turned the refusal into a forfeit (docs/product.md §10.10):
 	// the coins leave through the ledger, never with the wallet row.
 	test('deleting a funded account from auth.users forfeits its coins through the ledger', async () => {
 		const db = getDb()

@@ -6,7 +6,7 @@ import { claimsFor, describeEachDatabase, rejectionOf } from '#tests/support/dat
 import { liveSession, participant } from '#tests/support/dares'
 
 /**
- * The OBS overlay's key (PRODUCT.md, the overlay page), as the API roles
+ * The OBS overlay's key (docs/product.md §5.7), as the API roles
  * meet it: only the session's creator reads or replaces it; anyone may ask
  * whether a key is right, and only the current key is; the table itself is
  * out of everyone's reach.

@@ -91,7 +91,7 @@ describe('sign-up and confirmation', () => {
 		})
 	})
 
-	test('the session cookie follows the spec: path /, SameSite Lax, HttpOnly, 400 days; Secure behind https', async () => {
+	test('the session cookie follows docs/product.md §15.6: path /, SameSite Lax, HttpOnly, 400 days; Secure behind https', async () => {
 		for (const [appUrl, secure] of [
 			[APP_URL, false],
 			['https://dareboost.example', true],
@@ -147,7 +147,7 @@ describe('sign-up and confirmation', () => {
 		})
 	})
 
-	test('a weak password comes back with Supabase reasons; inputs the spec refuses never reach Supabase', async () => {
+	test('a weak password comes back with Supabase reasons; inputs docs/product.md §7.1 refuses never reach Supabase', async () => {
 		const s = setup()
 		fake.failOnce('POST', '/signup', 422, 'weak_password', 'Password is known to be weak and easy to guess, please choose a different one.', {
 			weak_password: { reasons: ['pwned'] },

@@ -62,7 +62,7 @@ describe('Supabase Auth contract (SUPABASE_TEST_URL)', () => {
 		for (const id of created) await admin?.auth.admin.deleteUser(id)
 	})
 
-	test('sign-in sets the session cookie per the spec; getViewer returns the verified claims; sign-out ends the session', async () => {
+	test('sign-in sets the session cookie per docs/product.md §15.6; getViewer returns the verified claims; sign-out ends the session', async () => {
 		const user = await createConfirmedUser()
 		const { accounts, auth } = service()
 		const browser = new Browser()

@@ -8,8 +8,8 @@ import { fundWallet, ledgerProblems } from '#tests/support/wallet'
 /**
  * Account deletion on the Supabase platform goes through the database's
  * `before delete` trigger on auth.users, in one statement: the coins left in
- * the wallet move to the forfeit account through the ledger (PRODUCT.md:
- * coins are never destroyed). Supabase
+ * the wallet move to the forfeit account through the ledger (docs/product.md
+ * §8.4: coins are never destroyed). Supabase
  * Auth is the loopback stand-in (fake-gotrue.ts says why); the database is
  * real (the migrated core schema on PGlite, and Postgres when
  * TEST_DATABASE_URL is set).

@@ -20,8 +20,8 @@ import { parseSetCookie } from './browser'
 
 /**
  * The pure parts of the Supabase adapter: how Supabase Auth's refusals become
- * the product's error codes (spec section 8), and the cookie settings (spec
- * section 9). The errors are the real auth-js classes, built the way auth-js
+ * the product's error codes (docs/product.md §12), and the cookie settings
+ * (§15.6). The errors are the real auth-js classes, built the way auth-js
  * builds them from Supabase's responses.
  */
 
@@ -133,7 +133,7 @@ describe('rate-limit messages', () => {
 })
 
 describe('cookies', () => {
-	test('the spec settings: 400 days, path /, SameSite lax, HttpOnly, chunks of 3180', () => {
+	test('the settings of docs/product.md §15.6: 400 days, path /, SameSite lax, HttpOnly, chunks of 3180', () => {
 		expect(SUPABASE_COOKIE_OPTIONS).toEqual({ path: '/', sameSite: 'lax', maxAge: 34_560_000, httpOnly: true })
 		expect(SUPABASE_COOKIE_CHUNK_SIZE).toBe(3180)
 		expect(supabaseCookieOptions(true)).toMatchObject({ secure: true, httpOnly: true })

@@ -73,7 +73,7 @@ export interface AccountBackend<Native = unknown> {
 	enrollTotp(call: BackendCall, user: AccountUser<Native>, input: { password: string }): Promise<{ uri: string; secret: string; recoveryCodes: string[] }>
 	confirmTotpEnrollment(call: BackendCall, user: AccountUser<Native>, input: { code: string }): Promise<void>
 	disableTotp(call: BackendCall, user: AccountUser<Native>, input: { password: string }): Promise<void>
-	/** Deletes the user; the database's `before delete` trigger on auth.users may refuse (error-wallet-not-empty). */
+	/** Deletes the user; the database's `before delete` trigger on auth.users settles their sessions and forfeits their wallet. */
 	deleteAccount(call: BackendCall, user: AccountUser<Native>): Promise<void>
 	signInMethods(call: BackendCall, user: AccountUser<Native>): Promise<SignInMethod[]>
 	linkProvider(call: BackendCall, user: AccountUser<Native>, input: { provider: OAuthProvider; locale: Locale }): Promise<{ url: string }>

@@ -35,7 +35,7 @@ export interface RateLimits {
 	resetPerAddress: RateLimit
 	resetPerIp: RateLimit
 	resendPerIp: RateLimit
-	/** Confirmation mails per address: the spec's 60-second resend countdown. */
+	/** Confirmation mails per address: the 60-second resend countdown (docs/product.md §10.1). */
 	confirmationMailCooldownSeconds: number
 	/** Second-factor codes; Better Auth also locks an account after 10 wrong codes. */
 	totpPerIp: RateLimit

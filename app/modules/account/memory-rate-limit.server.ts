@@ -5,7 +5,7 @@ import type { LimitDecision, RateLimit } from './limits.server'
  * Fixed-window counters in this process's memory: the Supabase platform's
  * fallback when it has no database (the server always gives it one; then
  * the counters are in app_private.rate_limits, shared by every instance,
- * through the local platform's RateLimiter).
+ * through RateLimiter in rate-limit.server.ts).
  *
  * Supabase Auth has rate limits of its own, but it counts per IP address and
  * every call here comes from this server's address, so they cannot tell one

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto'
 import type { Database } from '#app/db/database.server'
 import type { LimitDecision, RateLimit } from './limits.server'
 
-/** Where the counters live: the local platform's (local shim) or the Supabase platform's (core migration). */
+/** Where the counters live: the local platform's (local shim) or the Supabase platform's (migration 20261123000100_rate_limits.sql). */
 export type RateLimitTable = 'better_auth.app_rate_limit' | 'app_private.rate_limits'
 
 /**

@@ -3,7 +3,7 @@ import type { OAuthProvider, SignInMethod } from '#app/platform/types'
 
 /**
  * The rules both account backends apply before they ask Better Auth or
- * Supabase anything (spec sections 5 and 9), in one place so that the two
+ * Supabase anything (docs/product.md §7.1), in one place so that the two
  * platforms cannot drift apart.
  */
 
@@ -13,7 +13,7 @@ export const MAX_INPUT_LENGTH = 100
 export const MIN_PASSWORD_LENGTH = 6
 /** An authenticator app's code; anything else on the code step is a recovery code. */
 export const TOTP_CODE = /^\d{6}$/
-/** The spec's default OAuth providers, in the order they are listed. */
+/** The default OAuth providers (docs/product.md §10.2), in the order they are listed. */
 export const OAUTH_PROVIDERS = ['google', 'twitch'] as const satisfies readonly OAuthProvider[]
 
 export const isOAuthProvider = (value: unknown): value is OAuthProvider => value === 'google' || value === 'twitch'
@@ -34,7 +34,7 @@ export function isAcceptableEmail(email: string): boolean {
 	return email.length <= MAX_INPUT_LENGTH && z.email().safeParse(email).success
 }
 
-/** Whether a new password is within the spec's 6 to 100 characters. */
+/** Whether a new password is within 6 to 100 characters (docs/product.md §7.1). */
 export function isAcceptablePassword(password: string): boolean {
 	return password.length >= MIN_PASSWORD_LENGTH && password.length <= MAX_INPUT_LENGTH
 }

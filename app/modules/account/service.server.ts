@@ -1,5 +1,4 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
-import { toAppError } from '#app/db/database.server'
 import { readLocaleCookie } from '#app/i18n/detect.server'
 import { DEFAULT_LOCALE, localeFromPath } from '#app/i18n/locales'
 import type { AccountService, AuthFailure, AuthResult, OAuthProvider, SignInMethod } from '#app/platform/types'
@@ -75,9 +74,6 @@ export function createAccountService<Native>(backend: AccountBackend<Native>, op
 
 	function toFailure(error: unknown): AuthFailure {
 		if (error instanceof AccountRefusal) return error.failure
-		// The database's own refusals (the before-delete trigger's error-wallet-not-empty, ...).
-		const appError = toAppError(error)
-		if (appError?.code === 'error-wallet-not-empty') return { code: 'error-wallet-not-empty', status: 409 }
 		const known = backend.toFailure(error)
 		if (known && known.code !== 'error-unknown') {
 			if (known.code === 'error-connection') log('warn', 'the account system could not be reached', describe(error))

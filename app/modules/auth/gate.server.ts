@@ -1,7 +1,7 @@
 import type { Queryable } from '#app/db/database.server'
 
 /**
- * Which account step a signed-in viewer still owes (spec section 4): a
+ * Which account step a signed-in viewer still owes (docs/product.md §2.7): a
  * username first, then the current terms version. Read as the viewer, so
  * RLS and has_consented decide.
  */
@@ -17,7 +17,7 @@ export async function accountGate(tx: Queryable, termsVersion: string, creatorAg
 	)
 	const row = rows[0]
 	const username = row?.username ?? null
-	// A failed consent lookup counts as not consented (spec section 8).
+	// A failed consent lookup counts as not consented (docs/product.md §10.5).
 	const gate: AccountGate = !username ? 'complete-profile' : row?.terms_of_service ? null : 'terms'
 	return { username, gate }
 }

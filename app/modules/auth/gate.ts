@@ -1,4 +1,4 @@
-/** Pages on which the username and terms dialogs are not forced (spec section 2). */
+/** Pages on which the username and terms dialogs are not forced (docs/product.md §2.7). */
 const HIDE_AUTH_DIALOGS = ['terms', 'privacy', 'imprint', 'creator-agreement', 'confirm', 'password-reset', 'login', 'register']
 
 export function hidesAuthDialogs(pathname: string): boolean {
@@ -6,6 +6,6 @@ export function hidesAuthDialogs(pathname: string): boolean {
 	return HIDE_AUTH_DIALOGS.includes(page)
 }
 
-/** The actions a visitor must sign in for (spec section 3); each has its must-log-in toast, gate.must-log-in-{reason}. */
+/** The actions a visitor must sign in for (docs/product.md §2.6); each has its must-log-in toast, gate.must-log-in-{reason}. */
 export const GATED_REASONS = ['boost', 'create-dare', 'vote', 'buy'] as const
 export type GatedReason = (typeof GATED_REASONS)[number]

@@ -39,7 +39,7 @@ export async function requireSignedIn(request: Request, context: Readonly<Router
 }
 
 /**
- * The server half of a gated action (spec section 3; the client half is
+ * The server half of a gated action (docs/product.md §2.6; the client half is
  * useGatedAction): the action's route calls this first and gets the viewer
  * when they are signed in with a username and the current terms accepted.
  * Otherwise nothing happens and:

@@ -4,7 +4,7 @@ import { DEFAULT_LOCALE, localeFromPath } from '#app/i18n/locales'
 import { rememberReturnPath } from './return-path.server'
 
 /**
- * The auth redirect (spec section 2): a page that needs an account sends a
+ * The auth redirect (docs/product.md §3.6): a page that needs an account sends a
  * visitor to /{lang}/login and remembers where they were going, so signing
  * in brings them back.
  */

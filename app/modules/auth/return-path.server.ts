@@ -2,7 +2,7 @@ import { DEFAULT_LOCALE, localeFromPath } from '#app/i18n/locales'
 import { readCookie } from '#app/utils/cookies'
 import { safeRedirectPath } from '#app/utils/redirect'
 
-/** Where the auth redirect remembers the page a visitor wanted (spec section 2). */
+/** Where the auth redirect remembers the page a visitor wanted (docs/product.md §3.6). */
 export const RETURN_PATH_COOKIE = 'auth_return_to'
 
 export function rememberReturnPath(path: string, secure: boolean): string {

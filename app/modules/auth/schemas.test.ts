@@ -2,7 +2,7 @@ import { expect, test } from 'vitest'
 import { SignUpSchema, UsernameSchema } from './schemas'
 import { checkUsername } from './username'
 
-test('sign-up: valid e-mail, password 6 to 100, inputs at most 100 (spec section 5)', () => {
+test('sign-up: valid e-mail, password 6 to 100, inputs at most 100 (docs/product.md §7.1)', () => {
 	expect(SignUpSchema.safeParse({ email: ' mia@example.com ', password: '123456' }).data).toEqual({
 		email: 'mia@example.com',
 		password: '123456',

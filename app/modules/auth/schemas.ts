@@ -5,7 +5,7 @@ export { USERNAME_MAX, USERNAME_PATTERN }
 
 /**
  * One Zod schema per form, used by Conform in the browser and in the action
- * (spec section 5). Messages are translation keys under `validation.`; the
+ * (docs/product.md §7.1). Messages are translation keys under `validation.`; the
  * form renders them with t().
  */
 export const EMAIL_MAX = 100

@@ -1,5 +1,5 @@
 /**
- * The username rule (spec section 5) without Zod, for the account dialog's
+ * The username rule (docs/product.md §7.1) without Zod, for the account dialog's
  * live check in the browser: the dialog is on every page of an account
  * without a username, and Zod is not part of any page's first load (issue
  * 11's JavaScript budget). UsernameSchema (schemas.ts) is built from the same

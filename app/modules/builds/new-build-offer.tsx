@@ -5,7 +5,7 @@ import { BUILD_MANIFEST_PATH, CURRENT_BUILD_ID, isBuildManifest } from './manife
 
 /**
  * While the tab is visible, asks every `intervalSeconds` whether a newer
- * build is out (spec sections 4 and 7) and, once one is, offers a reload in a
+ * build is out (docs/product.md §15.4) and, once one is, offers a reload in a
  * toast that stays until it is used or dismissed. A hidden tab does not poll;
  * coming back after the interval checks at once. Renders nothing.
  */

@@ -3,7 +3,7 @@
  * that no longer exists. Reloading fetches the new build's HTML and chunks;
  * but if the chunk is missing for another reason (a broken deploy, a cache in
  * between) a reload would loop. So the page reloads once, and not again
- * within 10 seconds of the last such reload (spec section 4), remembered in
+ * within 10 seconds of the last such reload (docs/product.md §15.4), remembered in
  * sessionStorage for this tab.
  */
 export const CHUNK_RELOAD_KEY = 'dareboost:chunk-reload-at'

@@ -10,7 +10,7 @@ import type { ChannelPlatform } from './platforms'
  * proof and linked by SQL (supabase/migrations/20261129000100_channels.sql).
  *
  * The endpoint URLs can be overridden, so the tests can put a stand-in on
- * loopback in the platforms' place (tests/support/channel-providers.js).
+ * loopback in the platforms' place (tests/support/channel-platforms.js).
  */
 export interface ChannelProvider {
 	platform: ChannelPlatform

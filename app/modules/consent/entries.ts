@@ -1,7 +1,7 @@
 import { readCookie } from '#app/utils/cookies'
 
 /**
- * The cookie entries of the consent banner (spec section 3: id, name,
+ * The cookie entries of the consent banner (docs/product.md §15.5: id, name,
  * optional description, optional links, optional target cookies, optional
  * script, preselected), grouped necessary or optional. Names and
  * descriptions are messages (`consent.entries.<id>.name` / `.description`),
@@ -30,7 +30,7 @@ export interface CookieEntry {
 	preselected: boolean
 }
 
-/** The two cookies of the spec: the consent-given flag and the enabled ids joined by `~`. */
+/** The two consent cookies (docs/product.md §15.5): the consent-given flag and the enabled ids joined by `~`. */
 export const CONSENT_COOKIE = 'cookie_consent'
 export const CONSENT_IDS_COOKIE = 'cookie_consent_ids'
 export const CONSENT_IDS_SEPARATOR = '~'

@@ -2,7 +2,7 @@ import { cookieNames } from '#app/utils/cookies'
 import { ANALYTICS_ENTRY_ID, matchesTarget, type ConsentConfig, type ConsentState, type CookieEntry } from './entries'
 
 /**
- * What a choice does to the page (spec section 4): an enabled entry with a
+ * What a choice does to the page (docs/product.md §15.5): an enabled entry with a
  * script gets it added once; switching an entry off takes its scripts out of
  * the page and deletes its cookies on our origin. The analytics entry's
  * script is the PostHog library: it starts once loaded and opts out when

@@ -26,7 +26,7 @@ const SUCCESS: Record<DareAction['intent'], string> = {
 	'start-voting': 'dares.voting-started',
 }
 
-/** The spec's "failed to ..." toast when the database gives no reason of its own (section 8). */
+/** The "failed to ..." toast when the database gives no reason of its own (docs/product.md §12.2). */
 const FAILED: Record<DareAction['intent'], string> = {
 	create: 'error-create-dare-failed',
 	boost: 'error-boost-failed',

@@ -216,7 +216,7 @@ const DareCard = memo(function DareCard({ dare, sessionId, isCreator, signedIn, 
 	const vote = useDareForm('vote', onAnswer)
 	const navigate = useNavigate()
 	const shop = `/${lang}/shop?returnPath=${encodeURIComponent(`/${lang}/session/${sessionId}#dare-${dare.id}`)}`
-	// The client refuses a boost the wallet cannot pay (spec section 5) and offers the shop, which comes back here.
+	// The client refuses a boost the wallet cannot pay (docs/product.md §6.4) and offers the shop, which comes back here.
 	const onBoost = (event: FormEvent<HTMLFormElement>) => {
 		const amount = Number(new FormData(event.currentTarget).get('amount'))
 		if (signedIn && balance !== null && amount > balance) {

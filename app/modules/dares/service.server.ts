@@ -72,7 +72,7 @@ function toDareView(r: DareRow): DareView {
 	return { ...toPublicDare(r), myBoost: Number(r.my_boost), myVote: r.my_vote }
 }
 
-// The calls of spec section 7, as the viewer; the database checks every rule.
+// The dares' calls (docs/product.md §6), as the viewer; the database checks every rule.
 // One statement each: the action sends them with statementsAsViewer, in one
 // round trip, so the locks they take (a hot dare's pot) end with the call.
 

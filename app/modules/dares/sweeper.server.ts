@@ -1,7 +1,7 @@
 import type { Database } from '#app/db/database.server'
 
 /**
- * Resolves due votes (PRODUCT.md, Dares: exactly once, at the end of voting,
+ * Resolves due votes (docs/product.md §6.9: exactly once, at the end of voting,
  * also after a restart and with several server instances). Deadlines are rows
  * (public.dares.voting_ends_at); every tick asks the database to resolve the
  * due ones, which it does with `for update skip locked`, so two instances on

@@ -7,7 +7,7 @@ import type { TocEntry } from './types'
  * shown as text, never passed through, and markdown-it's link check refuses
  * `javascript:`, `vbscript:`, `file:` and non-image `data:` URLs. So an edit
  * can change the wording and the structure, not the page's code
- * (docs/decisions/021-legal-documents.md).
+ * (docs/decisions/021-legal-documents-metadata-and-new-builds.md).
  */
 const markdown = new MarkdownIt({ html: false, linkify: false, typographer: false, breaks: false })
 

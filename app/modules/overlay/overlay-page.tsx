@@ -9,7 +9,7 @@ import type { SessionSummary } from '#app/modules/sessions/service.server'
 export const OVERLAY_TOP = 3
 
 /**
- * The OBS overlay (PRODUCT.md, the overlay page): a transparent browser
+ * The OBS overlay (docs/product.md §5.7): a transparent browser
  * source with the running vote (countdown and tallies) and the top dares by
  * pot, large enough for 1080p, with no controls. Live like the session page
  * (its updates applied without a request); without JavaScript the page

@@ -6,7 +6,7 @@ import { readOwnBalance } from '#app/modules/wallet/service.server'
 import { LIVE_MAX_DARES, type LiveDare, type LiveSessionState, type SessionUpdate } from './session-feed'
 
 /**
- * The live updates of docs/product.md, from the marks the money transactions
+ * The live updates of docs/product.md §11, from the marks the money transactions
  * append in app_private.realtime_marks (one row per touched topic and dare;
  * see the realtime_marks and live_updates migrations). Every `pollMs` the
  * marks past the cursor are read and gathered per topic; a topic is

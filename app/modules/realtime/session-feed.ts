@@ -41,7 +41,7 @@ export interface SessionUpdate {
 	since: number
 }
 
-/** The most dares one update names; more touched at once go out as a gap (the page refetches). */
+/** The most dares one update names; more touched at once go out as several updates, chained by `seq` and `prev` (sessionUpdates in broadcaster.server.ts). */
 export const LIVE_MAX_DARES = 100
 
 const STATUSES: ReadonlySet<string> = new Set<DareStatus>(['open', 'accepted', 'voting', 'completed', 'failed', 'rejected', 'expired'])

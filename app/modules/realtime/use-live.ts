@@ -6,8 +6,8 @@ import type { loader as rootLoader } from '#app/root'
 
 /**
  * Live updates in the browser, with realtime-js (its own heartbeat,
- * timeouts, reconnect steps and push buffer: the spec's constants are the
- * library's defaults). The library loads only when a component subscribes,
+ * timeouts, reconnect steps and push buffer: the library's defaults, as
+ * docs/product.md §15.7 says). The library loads only when a component subscribes,
  * after hydration; one socket per tab serves every subscription. Tokens come
  * from /api/realtime/token and are renewed before they expire (realtime-js
  * asks through `accessToken` on every heartbeat and pushes a changed token to

@@ -40,9 +40,10 @@ export function alternateUrls(origin: string, pathname: string): Alternate[] {
 export const OG_LOCALE: Record<Locale, string> = { en: 'en_US', de: 'de_DE', es: 'es_ES', tr: 'tr_TR' }
 
 /**
- * What a page may say about itself beyond its title. The live session page
- * passes its creator and title as the description and, once it exists, a
- * generated card image; the rest use the site-wide defaults.
+ * What a page may say about itself beyond its title. The session page passes
+ * who is live on which platform as the description and its generated card
+ * (`/{lang}/session/{id}/card.png`, ADR 034) as the image; the rest use the
+ * site-wide defaults.
  */
 export type ShareImage = { url: string; width?: number; height?: number; alt: string }
 export type PageMetaInput = {

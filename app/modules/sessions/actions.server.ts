@@ -58,7 +58,7 @@ export async function startSessionAction(request: Request, context: Ctx, lang: L
 	} catch (error) {
 		const appError = toAppError(error)
 		if (!appError) {
-			// The spec's 'failed to start session': the details go to the log only.
+			// 'Failed to start session' (docs/product.md §12.2): the details go to the log only.
 			console.error('start session failed', error)
 			return data<StartSessionActionData>({ result: submission.reply({ formErrors: ['error-start-session-failed'] }), needsAgreement: false }, { status: 500 })
 		}

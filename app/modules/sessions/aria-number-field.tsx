@@ -37,7 +37,7 @@ export function AriaNumberField({
 		field.focus()
 		field.setSelectionRange(caretAfterDigits(field.value, selection[0]), caretAfterDigits(field.value, selection[1]))
 	}, [takeFocus])
-	// React Aria moves one step on Page Up/Down; the spec wants ten. Handled
+	// React Aria moves one step on Page Up/Down; docs/product.md §15.2 wants ten. Handled
 	// before the input's own key handler, which then never sees the key.
 	const onPageKeys = (event: KeyboardEvent) => {
 		if (event.key !== 'PageUp' && event.key !== 'PageDown') return

@@ -34,12 +34,12 @@ describe('StartSessionSchema', () => {
 		return result.success ? [] : result.error.issues.map((i) => i.message)
 	}
 
-	test("accepts the spec's edges", () => {
+	test('accepts the edges of docs/product.md §5.2', () => {
 		expect(messages({ title: 'x'.repeat(140), minBoost: 50, maxDaresPerUser: 1, maxFreeDaresPerUser: 1, votingDuration: 30 })).toEqual([])
 		expect(messages({ minBoost: 100_000, maxDaresPerUser: 100, maxFreeDaresPerUser: 0, votingDuration: 3600 })).toEqual([])
 	})
 
-	test("refuses each value beyond its edge with the spec's message", () => {
+	test('refuses each value beyond its edge with its message', () => {
 		expect(messages({ title: '   ' })).toEqual(['validation.title-required'])
 		expect(messages({ title: 'x'.repeat(141) })).toEqual(['validation.title-too-long'])
 		expect(messages({ minBoost: 40 })).toEqual(['validation.min-boost-min'])

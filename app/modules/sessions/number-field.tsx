@@ -38,7 +38,7 @@ function loadEnhanced(): void {
 }
 
 /**
- * A whole-number field with the spec's number-field behaviour (section 5):
+ * A whole-number field with the behaviour of docs/product.md §15.2:
  * clamped to min and max and snapped to the step on blur, arrow keys and the
  * steppers move one step (press and hold repeats after 400 ms, then every
  * 60 ms), Page Up/Down ten steps, Home/End jump to min/max, typing accepts only

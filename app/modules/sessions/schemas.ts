@@ -8,7 +8,7 @@ export function isPlatform(value: unknown): value is StreamPlatform {
 }
 
 /**
- * The start-session settings (spec section 5; the upper limits are ADR 018).
+ * The start-session settings (docs/product.md §5.2; the upper limits are ADR 018).
  * create_session checks the same limits again in SQL; these explain a
  * mistake before the round trip, give the number fields their min, max and
  * step, and the page its HTML constraints without JavaScript.

@@ -67,7 +67,7 @@ export async function getSessionById(tx: Queryable, id: string): Promise<Session
 	return rows[0] ? toSummary(rows[0]) : null
 }
 
-/** The channel's active session, else its most recent one (PRODUCT.md, Sessions). */
+/** The channel's active session, else its most recent one (docs/product.md §3.1). */
 export async function getChannelSession(
 	tx: Queryable,
 	platform: StreamPlatform,
@@ -83,14 +83,13 @@ export async function getChannelSession(
 	return rows[0] ? toSummary(rows[0]) : null
 }
 
-/**
- * Live sessions for the home page, optionally filtered by channel name. Most
- * active first will mean most dares and coins once dares exist; until then the
- * newest session leads.
- */
+/** A live session as home's cards show it: with its dare count and the coins in its pots. */
 export type LiveSession = SessionSummary & { dareCount: number; potTotal: number }
 
-/** Live sessions, most active first: the most coins at stake, then the most dares, then the newest. */
+/**
+ * Live sessions for the home page, optionally filtered by channel name, most
+ * active first: the most coins at stake, then the most dares, then the newest.
+ */
 export async function listLiveSessions(
 	tx: Queryable,
 	{ channel, limit = 48 }: { channel?: string; limit?: number } = {},

@@ -35,7 +35,7 @@ function LiveIndicator({ state }: { state: LiveState }) {
 	)
 }
 
-/** The spec's clipboard "copied" indicator lasts 1,500 ms. */
+/** The clipboard "copied" indicator lasts 1,500 ms (docs/product.md §15.7). */
 export const COPIED_MS = 1500
 
 const WATCH_URL: Record<StreamPlatform, (channel: string) => string> = {

@@ -16,7 +16,7 @@ const StartSessionDialogBody = lazy(() => import('./start-session-form'))
 
 /**
  * "Start a session": with JavaScript, the start-session dialog for creators
- * (non-creators get the spec's 'You must be a creator'), and the
+ * (non-creators get 'You must be a creator', docs/product.md §2.3), and the
  * creator-agreement dialog on demand; without, a link to the page.
  */
 export function StartSessionButton({

@@ -28,7 +28,7 @@ function numberOrDefault(value: unknown, fallback: number): number | undefined {
 }
 
 /**
- * The start-session form (spec section 5), one for the dialog (a fetcher, with
+ * The start-session form (docs/product.md §5.2), one for the dialog (a fetcher, with
  * JavaScript) and the page (a plain form, without). `agreementBox` shows the
  * creator-agreement acceptance inside the form: the page's way, when the
  * server has answered that the current version is not accepted yet.

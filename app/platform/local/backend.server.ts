@@ -364,7 +364,7 @@ class LocalAccountBackend implements AccountBackend<CurrentSession> {
 	// -- Google and Twitch ----------------------------------------------------
 
 	async startOAuth(c: BackendCall, input: { provider: OAuthProvider; locale: Locale; redirectTo: string }): Promise<{ url: string }> {
-		// Spec section 7: back to /confirm with redirect-to holding the path;
+		// docs/product.md §3.1: back to /confirm with redirect-to holding the path;
 		// failures come back there too, with ?error=<code>.
 		const callback = new URL(`${this.#d.appUrl}/${input.locale}/confirm`)
 		callback.searchParams.set('redirect-to', input.redirectTo)
@@ -468,8 +468,8 @@ class LocalAccountBackend implements AccountBackend<CurrentSession> {
 		// The Better Auth user (its sessions, provider accounts and TOTP
 		// cascade) and, through the shim's trigger, its auth.users row, whose
 		// delete cascades to the app's rows. The `before delete` trigger on
-		// auth.users decides about the wallet (error-wallet-not-empty), inside
-		// this one statement's transaction.
+		// auth.users settles the user's sessions and forfeits the wallet,
+		// inside this one statement's transaction.
 		await this.#d.db.query('delete from better_auth."user" where id = $1', [user.id])
 		const ctx = await this.#d.auth.$context
 		for (const cookie of expiredSessionCookies(ctx.authCookies)) c.headers.append('set-cookie', cookie)

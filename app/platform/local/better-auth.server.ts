@@ -25,8 +25,9 @@ import type { OAuthClientOptions, TwitchClientOptions } from './options.server'
 export const AUTH_BASE_PATH = '/api/auth/provider'
 
 /**
- * The header that carries the client address (as this module resolved it,
- * see client-ip.server.ts) into Better Auth, which records it on sessions.
+ * The header that carries the client address (as the account service
+ * resolved it, app/modules/account/client-ip.server.ts) into Better Auth,
+ * which records it on sessions.
  * Incoming requests never get to set it: the service builds the headers it
  * passes to Better Auth itself.
  */
@@ -97,7 +98,7 @@ export function createBetterAuth(setup: BetterAuthSetup) {
 			enabled: true,
 			requireEmailVerification: true,
 			autoSignIn: false,
-			// Spec section 5: 6 to 100 characters.
+			// docs/product.md §7.1: 6 to 100 characters.
 			minPasswordLength: 6,
 			maxPasswordLength: 100,
 			resetPasswordTokenExpiresIn: RESET_LINK_HOURS * 60 * 60,
@@ -237,8 +238,8 @@ export function createBetterAuth(setup: BetterAuthSetup) {
 			after: createAuthMiddleware(async (ctx) => {
 				// Better Auth's two-factor plugin asks for the code after a
 				// password sign-in only; an OAuth sign-in would hand a full
-				// session to a user who enrolled TOTP. PRODUCT.md: "once
-				// enrolled, sign-in asks for the code". So a provider callback
+				// session to a user who enrolled TOTP. docs/product.md §10.7:
+				// once enrolled, sign-in asks for the code. So a provider callback
 				// for such a user is turned into a pending second factor exactly
 				// as the plugin does for passwords (its two_factor cookie and
 				// verification rows), and the browser lands on the page with

@@ -2,7 +2,7 @@ import { isAPIError } from 'better-auth/api'
 import type { AuthErrorCode, AuthFailure } from '#app/platform/types'
 
 /**
- * Better Auth's refusals, as the product's error codes (spec section 8).
+ * Better Auth's refusals, as the product's error codes (docs/product.md §12).
  * Statuses follow what Supabase Auth answers for the same refusal where it
  * has one, so routes behave the same on both platforms.
  */

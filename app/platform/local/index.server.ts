@@ -9,7 +9,9 @@ import { unavailableAccountService } from '#app/platform/unavailable-accounts.se
 
 /**
  * Platform `local`: PGlite or a Postgres server, Better Auth for accounts
- * (backend.server.ts, under app/modules/account) and the app's own realtime relay.
+ * (backend.server.ts, under app/modules/account), and mail through SMTP or
+ * the development mailbox. (The local realtime relay is
+ * app/modules/realtime's, ADR 035.)
  */
 export function createLocalPlatform(env: Env, db: Database): Platform {
 	const mail: MailAdapter = env.SMTP_URL ? createSmtpMailer(env.SMTP_URL, env.MAIL_FROM) : createDevMailbox(db)

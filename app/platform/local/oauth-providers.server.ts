@@ -19,7 +19,7 @@ export const GOOGLE_ISSUER = 'https://accounts.google.com'
 export const TWITCH_ISSUER = 'https://id.twitch.tv/oauth2'
 export const TWITCH_API_URL = 'https://api.twitch.tv/helix'
 
-/** The OAuth providers this app offers (spec section 9: google, twitch). */
+/** The OAuth providers this app offers (docs/product.md §10.2: google, twitch). */
 export type OAuthProviderId = 'google' | 'twitch'
 
 function discoveryUrl(issuer: string): string {

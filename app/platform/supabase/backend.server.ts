@@ -68,8 +68,9 @@ export interface SupabaseAuthOptions {
 	/** Per-limit overrides (tests use small ones); see DEFAULT_RATE_LIMITS. */
 	rateLimits?: Partial<RateLimits>
 	/**
-	 * The app's database: the wallet check before deleting an account, and,
-	 * with `rateLimitSecret`, rate-limit counters shared by every instance
+	 * The app's database: deleting an account's auth.users row in one
+	 * statement, looking up whether an address has an account, and, with
+	 * `rateLimitSecret`, rate-limit counters shared by every instance
 	 * (app_private.rate_limits). Without both, the counters are this
 	 * process's (MemoryRateLimiter).
 	 */
@@ -423,7 +424,7 @@ class SupabaseAccountBackend implements AccountBackend<SupabaseNative> {
 	// -- Google and Twitch ----------------------------------------------------
 
 	async startOAuth(c: BackendCall, input: { provider: OAuthProvider; locale: Locale; redirectTo: string }): Promise<{ url: string }> {
-		// Spec section 7: back to /confirm with redirect-to holding the path;
+		// docs/product.md §3.1: back to /confirm with redirect-to holding the path;
 		// Supabase appends ?code=... (or ?error=...&error_code=...).
 		const { data, error } = await this.#client(c.request, c.headers, c.ip).auth.signInWithOAuth({
 			provider: input.provider,
@@ -513,9 +514,10 @@ class SupabaseAccountBackend implements AccountBackend<SupabaseNative> {
 	// -- Account deletion -----------------------------------------------------
 
 	async deleteAccount(c: BackendCall, user: AccountUser<SupabaseNative>): Promise<void> {
-		// The auth.users row goes in one statement, so the database's `before
-		// delete` trigger decides about the wallet atomically (it raises
-		// error-wallet-not-empty); the foreign keys cascade to the app's rows.
+		// The auth.users row goes in one statement: the database's `before
+		// delete` trigger ends the user's live session, refunds its dares'
+		// boosters and forfeits what is left in the wallet, and the foreign
+		// keys cascade to the app's rows.
 		if (this.#o.db) await this.#o.db.query('delete from auth.users where id = $1', [user.id])
 		// Supabase Auth's own records (and, without a database handle, the row
 		// itself, through the same trigger).

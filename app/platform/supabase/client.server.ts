@@ -3,15 +3,15 @@ import { createClient, type SupabaseClient } from '@supabase/supabase-js'
 import { WebSocket } from 'ws'
 
 /**
- * Cookie settings of the spec (section 9): 400 days, path /, SameSite lax,
+ * Cookie settings of docs/product.md §15.6: 400 days, path /, SameSite lax,
  * HttpOnly (the browser never reads the session; the server resolves the
  * viewer and hands the realtime client what it needs).
  *
  * @supabase/ssr 0.12 applies `maxAge` 400 days to every auth cookie whatever
  * is passed here (it overrides maxAge with its own default, which is the
- * spec's value), and splits a value longer than 3180 URI-encoded characters
+ * product's value), and splits a value longer than 3180 URI-encoded characters
  * into `name.0`, `name.1`, ... (MAX_CHUNK_SIZE in its chunker; not
- * configurable, and exactly the spec's "about 3180"). The tests check both
+ * configurable, and exactly the 3,180 of §15.6). The tests check both
  * on the Set-Cookie headers, so an upgrade that changes either shows.
  */
 export const SUPABASE_COOKIE_OPTIONS = {
@@ -21,7 +21,7 @@ export const SUPABASE_COOKIE_OPTIONS = {
 	httpOnly: true,
 } as const satisfies CookieOptions
 
-/** The chunk size the spec names and @supabase/ssr uses. */
+/** The chunk size docs/product.md §15.6 names and @supabase/ssr uses. */
 export const SUPABASE_COOKIE_CHUNK_SIZE = 3180
 
 export interface SupabaseConnection {
@@ -41,8 +41,8 @@ const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT'])
 const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN'])
 
 /**
- * fetch with the spec's retries for calls to Supabase (section 8: failed
- * provider fetches retry up to 3 times), backing off exponentially from
+ * fetch with the retries for calls to Supabase (docs/product.md §15.3:
+ * failed fetches retry up to 3 times), backing off exponentially from
  * `baseDelayMs` (200 ms, as auth-js's own token refresh). Only what cannot
  * do harm twice is retried: a request that never left (connection refused,
  * no such host) whatever its method; reads and PUTs also after a network

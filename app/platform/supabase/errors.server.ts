@@ -1,8 +1,8 @@
 import type { AuthErrorCode, AuthFailure, AuthResult } from '#app/platform/types'
 
 /**
- * Supabase Auth's (GoTrue's) refusals, as the product's error codes (spec
- * section 8). Pure: no I/O, so tests/supabase/errors.test.ts covers every
+ * Supabase Auth's (GoTrue's) refusals, as the product's error codes
+ * (docs/product.md §12). Pure: no I/O, so tests/supabase/errors.test.ts covers every
  * branch. Statuses follow what Supabase answers, rounded to what the local
  * platform answers for the same refusal, so routes behave the same on both.
  */

@@ -35,11 +35,12 @@ function rateLimitSecret(shared: string): string {
 /**
  * Platform `supabase`: Supabase Auth through @supabase/ssr, the project's
  * Postgres through DATABASE_URL (queries still run as the user, with the
- * claims Supabase verified), Supabase Realtime for delivery.
+ * claims Supabase verified). (Delivery through Supabase Realtime is
+ * app/modules/realtime's, ADR 035.)
  *
  * `db` (optional, always given by the server) lets account deletion remove
- * the auth.users row in one statement (the `before delete` trigger guards the
- * wallet there), lets a repeated sign-up see that the address exists, and
+ * the auth.users row in one statement (the `before delete` trigger settles
+ * the user's sessions and forfeits the wallet there), lets a repeated sign-up see that the address exists, and
  * keeps the rate-limit counters in app_private.rate_limits, shared by every
  * instance; without it the counters are per process.
  */

@@ -16,7 +16,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 	const back = backTo(context, body)
 	if (body.intent === 'decline') {
 		// Nothing is recorded: the dialog comes back. The toast offers account
-		// deletion (spec section 4), which without JavaScript is a link to the
+		// deletion (docs/product.md §2.7), which without JavaScript is a link to the
 		// dialog's delete-account disclosure.
 		return wantsJson(request)
 			? data({ declined: true })

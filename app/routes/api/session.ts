@@ -4,9 +4,10 @@ import { loadSessionPage, type SessionLookup } from '#app/modules/sessions/page.
 import { isPlatform } from '#app/modules/sessions/schemas'
 
 /**
- * GET /api/session?id= or ?platform=&channel= (spec section 7): the session
- * page's data as JSON, `{ session, otherSessions, isCreator, ... }`, the
- * same keys the page's loader returns. 400 without a usable query, 404 when
+ * GET /api/session?id= or ?platform=&channel= (docs/product.md §3.2): part of
+ * the session page's data as JSON, `{ session, otherSessions, isCreator,
+ * viewerHasLiveSession, shareUrl }`, read as the page's loader reads them
+ * (not its dares). 400 without a usable query, 404 when
  * there is no such session.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -3,7 +3,8 @@ import { handleStripeWebhook } from '#app/modules/shop/service.server'
 import type { Route } from './+types/stripe-webhook'
 
 /**
- * Stripe's webhook (checkout.session.completed): the only thing that credits
+ * Stripe's webhook (checkout.session.completed and
+ * checkout.session.async_payment_succeeded): the only thing that credits
  * a Stripe purchase. The signature covers the exact bytes Stripe sent, so the
  * body is read here as raw text, with a limit of its own (Stripe's events are
  * far smaller), never through a body parser.

@@ -13,7 +13,7 @@ const OTPAUTH_URI_MAX = 512
  * The QR code of the otpauth URI as one SVG path, one rectangle per run of
  * dark modules in a row, with the quiet zone the standard asks for. Drawn here
  * so it shows without JavaScript and the encoder never reaches the browser
- * (docs/decisions/016-settings-qr-code.md).
+ * (docs/decisions/016-settings-qr-code-and-flash-toasts.md).
  */
 export function qrCodePath(text: string): TotpSetup['qr'] {
 	const { data: modules, size } = encode(text, { ecc: 'M', border: 4 })

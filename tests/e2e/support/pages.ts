@@ -3,7 +3,7 @@ import type { LANGS } from './i18n'
 
 const live = DEMO_SESSIONS.miaLive
 
-/** Every route of the spec (section 2) and PRODUCT.md, with the key of its page title. */
+/** Every page of docs/product.md §3.1, with the key of its page title. */
 export const PUBLIC_PAGES: Array<{ path: string; title: string | ((lang: (typeof LANGS)[number]) => string) }> = [
 	{ path: '', title: 'home.title' },
 	{ path: '/shop', title: 'shop.title' },
