@@ -100,7 +100,7 @@ export function authStorageKey(url: string): string {
  * caller puts on the response whatever the outcome.
  *
  * Node 20 has no global WebSocket, which supabase-js's realtime client wants
- * at construction: `ws` stands in (ARCHITECTURE.md, Runtime).
+ * at construction: `ws` stands in (the app runs on Node.js 20: README).
  */
 export function createSupabaseServerClient(
 	connection: SupabaseConnection,
