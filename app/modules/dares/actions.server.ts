@@ -1,7 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, type RouterContextProvider } from 'react-router'
 import { redirectWithError, redirectWithSuccess } from 'remix-toast'
-import { translateError } from '#app/components/forms'
+import { translateError } from '#app/i18n/errors'
 import { toAppError } from '#app/db/database.server'
 import type { KeyEvent } from '#app/modules/analytics/events'
 import { getInstance } from '#app/i18n/i18next.server'

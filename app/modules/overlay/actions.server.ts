@@ -1,6 +1,6 @@
 import type { RouterContextProvider } from 'react-router'
 import { redirectWithError, redirectWithSuccess } from 'remix-toast'
-import { translateError } from '#app/components/forms'
+import { translateError } from '#app/i18n/errors'
 import { toAppError } from '#app/db/database.server'
 import { getInstance } from '#app/i18n/i18next.server'
 import { requireViewer } from '#app/modules/auth/require-viewer.server'

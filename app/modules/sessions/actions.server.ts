@@ -10,7 +10,7 @@ import { isChannelPlatform } from '#app/modules/channels/platforms'
 import { currentDocumentVersions } from '#app/modules/legal/documents.server'
 import { queryAsViewer } from '#app/utils/db.server'
 import { safeRedirectPath } from '#app/utils/redirect'
-import { translateError } from '#app/components/forms'
+import { translateError } from '#app/i18n/errors'
 import { StartSessionSchema, UnlinkChannelSchema } from './schemas'
 import {
 	acceptCreatorAgreement,

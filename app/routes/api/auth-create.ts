@@ -1,7 +1,7 @@
 import { data } from 'react-router'
 import { redirectWithError, redirectWithSuccess } from 'remix-toast'
 import type { Route } from './+types/auth-create'
-import { translateError } from '#app/components/forms'
+import { translateError } from '#app/i18n/errors'
 import { toAppError } from '#app/db/database.server'
 import { getInstance } from '#app/i18n/i18next.server'
 import { backTo, postOnly, readBody, requireViewer } from '#app/modules/account/api.server'

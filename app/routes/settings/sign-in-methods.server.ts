@@ -1,7 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, redirect, type RouterContextProvider } from 'react-router'
 import { redirectWithError, redirectWithSuccess } from 'remix-toast'
-import { translateError } from '#app/components/forms'
+import { translateError } from '#app/i18n/errors'
 import { servicesContext } from '#app/context.server'
 import { getInstance } from '#app/i18n/i18next.server'
 import type { Locale } from '#app/i18n/locales'
