@@ -102,7 +102,7 @@ const variables = z.object({
 		 * How long a visitor's page (a session page, home, a legal page),
 		 * rendered once, is served to other visitors at most (a change to the
 		 * session outdates a session page sooner); 0: every visitor's page is
-		 * rendered for them (app/shared-render.server.ts).
+		 * rendered for them (app/modules/shared-pages/shared-render.server.ts).
 		 */
 		SHARED_PAGE_MAX_AGE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
 		/**

@@ -5,7 +5,7 @@ import { createRequestHandler, RouterContextProvider, type ServerBuild } from 'r
 import { boot } from '#app/boot.server'
 import { analyticsRelay } from '#app/modules/analytics/relay.server'
 import { startRealtime, type Realtime } from '#app/modules/realtime/index.server'
-import { createSharedRenders, sharedRenderContext, type Capture, type SharedPage } from '#app/shared-render.server'
+import { createSharedRenders, sharedRenderContext, type Capture, type SharedPage } from '#app/modules/shared-pages/shared-render.server'
 import { servicesContext, type AppServices } from '#app/context.server'
 import { bodyLimitFor, limitedBody, refuseTooLarge } from '#app/security/body-limit.server'
 import { createGuard } from '#app/security/guard.server'
@@ -23,7 +23,7 @@ export async function createApp(
 	log?: (line: string) => void,
 ): Promise<{ app: express.Express; guard: express.RequestHandler; services: AppServices; realtime: Realtime }> {
 	const booted = await boot(log)
-	// The pages a visitor reads, rendered once per change (app/shared-render.server.ts).
+	// The pages a visitor reads, rendered once per change (app/modules/shared-pages/shared-render.server.ts).
 	const shared = createSharedRenders({ env: booted.env })
 	// The marks the broadcaster reads reach the shared renders and the platform's
 	// session cache (a revoked session is forgotten on every instance).

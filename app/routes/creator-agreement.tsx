@@ -12,7 +12,7 @@ import type { Locale } from '#app/i18n/locales'
 import { requireViewer } from '#app/modules/auth/require-viewer.server'
 import { currentDocumentVersions, legalPage } from '#app/modules/legal/documents.server'
 import { acceptCreatorAgreement, hasCreatorAgreement } from '#app/modules/sessions/service.server'
-import { offerToVisitors } from '#app/shared-render.server'
+import { offerToVisitors } from '#app/modules/shared-pages/shared-render.server'
 import sessionsStylesHref from '#app/styles/sessions.css?url'
 import { queryAsViewer } from '#app/utils/db.server'
 

@@ -7,7 +7,7 @@ import { viewerContext } from '#app/context.server'
 import type { Locale } from '#app/i18n/locales'
 import { getLinkedChannels, listLiveSessions } from '#app/modules/sessions/service.server'
 import { StartSessionButton } from '#app/modules/sessions/start-session-button'
-import { offerToVisitors } from '#app/shared-render.server'
+import { offerToVisitors } from '#app/modules/shared-pages/shared-render.server'
 import sessionsStylesHref from '#app/styles/sessions.css?url'
 import { queryAsViewer } from '#app/utils/db.server'
 

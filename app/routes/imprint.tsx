@@ -4,7 +4,7 @@ import { LegalDocument } from '#app/components/legal-document'
 import { servicesContext } from '#app/context.server'
 import type { Locale } from '#app/i18n/locales'
 import { legalPage } from '#app/modules/legal/documents.server'
-import { offerToVisitors } from '#app/shared-render.server'
+import { offerToVisitors } from '#app/modules/shared-pages/shared-render.server'
 
 /**
  * The operator's details come from configuration (OPERATOR_NAME,

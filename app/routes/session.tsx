@@ -1,10 +1,7 @@
 import type { Route } from './+types/session'
 import type { Locale } from '#app/i18n/locales'
-import { dareAction } from '#app/modules/dares/actions.server'
 import { revalidateUnlessAnswered } from '#app/modules/dares/answer'
-import { overlayAction } from '#app/modules/overlay/actions.server'
-import { stopSessionAction } from '#app/modules/sessions/actions.server'
-import { loadSessionPage } from '#app/modules/sessions/page.server'
+import { loadSessionPage, sessionPageAction } from '#app/modules/sessions/page.server'
 import { SessionPage } from '#app/modules/sessions/session-page'
 import sessionsStylesHref from '#app/styles/sessions.css?url'
 import { notFound } from '#app/utils/http'
@@ -21,12 +18,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-	// The body read once, for whichever form it is.
-	const formData = await request.formData()
-	const intent = formData.get('intent')
-	if (intent === 'stop') return stopSessionAction(request, context, formData)
-	if (intent === 'overlay-regenerate') return overlayAction(request, context, formData)
-	return dareAction(request, context, formData)
+	return sessionPageAction(request, context)
 }
 
 export default function SessionRoute({ loaderData, params }: Route.ComponentProps) {

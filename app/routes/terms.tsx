@@ -3,7 +3,7 @@ import type { Route } from './+types/terms'
 import { LegalDocument } from '#app/components/legal-document'
 import type { Locale } from '#app/i18n/locales'
 import { legalPage } from '#app/modules/legal/documents.server'
-import { offerToVisitors } from '#app/shared-render.server'
+import { offerToVisitors } from '#app/modules/shared-pages/shared-render.server'
 
 export function loader({ params, context }: Route.LoaderArgs) {
 	// The language prefix is checked by the :lang layout's middleware.

@@ -3,7 +3,7 @@ import { describeEachServer, type TestServer } from './support'
 
 /**
  * A visitor's home and legal pages are rendered once and served to the next
- * visitors for SHARED_PAGE_MAX_AGE_MS (app/shared-render.server.ts; the
+ * visitors for SHARED_PAGE_MAX_AGE_MS (app/modules/shared-pages/shared-render.server.ts; the
  * session page's sharing, outdated by changes, is in
  * tests/e2e/dares-two-servers.spec.ts). Plain requests without a cookie jar:
  * each is a new visitor.

@@ -62,7 +62,7 @@ export interface BroadcasterOptions {
 	/**
 	 * After every poll that succeeded: every topic marked since the last one,
 	 * wanted or not (none: nothing was), and when the marks were read (the
-	 * shared session page's renders: app/shared-render.server.ts; the session
+	 * shared session page's renders: app/modules/shared-pages/shared-render.server.ts; the session
 	 * cache, which trusts its entries only while the marks are read: ADR 044).
 	 */
 	observe?(topics: string[], readAt: number): void

@@ -8,7 +8,10 @@ import { readOwnBalance } from '#app/modules/wallet/service.server'
 import type { Queryable } from '#app/db/database.server'
 import { queryAsViewer } from '#app/utils/db.server'
 import type { StreamPlatform } from './schemas'
-import { visitorShareHint } from '#app/shared-render.server'
+import { dareAction } from '#app/modules/dares/actions.server'
+import { overlayAction } from '#app/modules/overlay/actions.server'
+import { visitorShareHint } from '#app/modules/shared-pages/shared-render.server'
+import { stopSessionAction } from './actions.server'
 import {
 	getChannelSession,
 	getLinkedChannels,
@@ -31,7 +34,7 @@ export async function loadSessionPage(request: Request, context: Readonly<Router
 	const viewer = context.get(viewerContext)
 	const { env } = context.get(servicesContext)
 	const url = new URL(request.url)
-	// Set when a visitor's page may be shared (app/shared-render.server.ts).
+	// Set when a visitor's page may be shared (app/modules/shared-pages/shared-render.server.ts).
 	const shared = visitorShareHint(context)
 	const found = await queryAsViewer(context, async (tx) => {
 		// Before the data: the live updates after it apply on top (session-feed.ts).
@@ -80,4 +83,18 @@ export async function loadSessionPage(request: Request, context: Readonly<Router
 async function msUntil(tx: Queryable, at: number): Promise<number> {
 	const { rows } = await tx.query<{ now: number }>('select extract(epoch from now()) * 1000 as now')
 	return at - Number(rows[0]!.now)
+}
+
+/**
+ * Every form of a session page, at /session/{id} and at /{platform}/{channel}
+ * alike: the creator's stop and overlay forms, and the dares panel's (create,
+ * boost, vote, accept, reject, start voting). The body is read once, for
+ * whichever form it is.
+ */
+export async function sessionPageAction(request: Request, context: Readonly<RouterContextProvider>) {
+	const formData = await request.formData()
+	const intent = formData.get('intent')
+	if (intent === 'stop') return stopSessionAction(request, context, formData)
+	if (intent === 'overlay-regenerate') return overlayAction(request, context, formData)
+	return dareAction(request, context, formData)
 }
