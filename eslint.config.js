@@ -25,17 +25,20 @@ export default tseslint.config(
 		},
 	},
 	{
-		// Routes and components use the account module and the platform's
-		// interfaces, never a platform's internals (docs/decisions/011-account-module.md).
-		files: ['app/routes/**', 'app/components/**', 'app/modules/**', 'app/root.tsx'],
+		// Routes, components and modules use platform.accounts (the account
+		// module's contract, app/modules/account/types.ts), never a backend's
+		// internals: only the platform (app/platform/index.server.ts) picks one
+		// (docs/decisions/011-account-module.md).
+		files: ['app/routes/**', 'app/components/**', 'app/modules/**', 'app/root.tsx', 'app/root-data*.ts'],
+		ignores: ['app/modules/account/backends/**'],
 		rules: {
 			'no-restricted-imports': [
 				'error',
 				{
 					patterns: [
 						{
-							group: ['#app/platform/local/*', '#app/platform/supabase/*', '**/platform/local/*', '**/platform/supabase/*'],
-							message: 'Use platform.accounts (app/modules/account) and app/platform/types; the platforms are internals.',
+							group: ['#app/modules/account/backends/*', '**/account/backends/*', '**/backends/better-auth/*', '**/backends/supabase/*'],
+							message: 'Use platform.accounts (app/modules/account/types.ts); the backends are internals.',
 						},
 					],
 				},
@@ -43,20 +46,28 @@ export default tseslint.config(
 		},
 	},
 	{
-		files: ['app/platform/local/**'],
+		files: ['app/modules/account/backends/better-auth/**'],
 		rules: {
 			'no-restricted-imports': [
 				'error',
-				{ patterns: [{ group: ['#app/platform/supabase/*', '**/platform/supabase/*', '../supabase/*'], message: 'The two platforms never import each other.' }] },
+				{
+					patterns: [
+						{ group: ['#app/modules/account/backends/supabase/*', '**/backends/supabase/*', '../supabase/*'], message: 'The two backends never import each other.' },
+					],
+				},
 			],
 		},
 	},
 	{
-		files: ['app/platform/supabase/**'],
+		files: ['app/modules/account/backends/supabase/**'],
 		rules: {
 			'no-restricted-imports': [
 				'error',
-				{ patterns: [{ group: ['#app/platform/local/*', '**/platform/local/*', '../local/*'], message: 'The two platforms never import each other.' }] },
+				{
+					patterns: [
+						{ group: ['#app/modules/account/backends/better-auth/*', '**/backends/better-auth/*', '../better-auth/*'], message: 'The two backends never import each other.' },
+					],
+				},
 			],
 		},
 	},

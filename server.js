@@ -50,7 +50,7 @@ async function main() {
 		return
 	}
 
-	const { app, guard, services, realtime } = await module.createApp((line) => console.log(line))
+	const { app, guard, services, realtime, lifecycle } = await module.createApp((line) => console.log(line))
 	const server = express()
 	server.disable('x-powered-by')
 	server.use(guard)
@@ -92,18 +92,48 @@ async function main() {
 	})
 	http.listen(port, host, () => console.log(`Dareboost is listening on ${services.env.APP_URL} (${host}:${port})`))
 
-	const shutdown = () => {
-		http.close(() =>
-			services.background
-				.stop()
-				.then(() => services.db.close())
-				.finally(() => process.exit(0)),
-		)
+	/**
+	 * Graceful drain (docs/decisions/048-graceful-drain.md): /readyz says 503
+	 * at once and every answer closes its connection; after SHUTDOWN_DELAY_MS
+	 * (a load balancer's time to see it; default none) the listener takes no
+	 * new connection, the relay's sockets are closed with 1001 (realtime-js
+	 * reconnects elsewhere) and the background work stops; in-flight requests
+	 * finish, for SHUTDOWN_TIMEOUT_MS at most (then they are cut off); then the
+	 * pool closes and the process exits 0.
+	 */
+	let stopping = false
+	const shutdown = async (reason) => {
+		if (stopping) return
+		stopping = true
+		const { SHUTDOWN_DELAY_MS: delay, SHUTDOWN_TIMEOUT_MS: timeout } = services.env
+		console.log(`${reason}: draining${delay ? ` in ${delay} ms` : ''} (in-flight requests get ${timeout} ms)`)
+		lifecycle.drain()
+		if (delay) await new Promise((resolve) => setTimeout(resolve, delay))
+		const drained = new Promise((resolve) => http.close(resolve))
 		http.closeIdleConnections()
-		setTimeout(() => process.exit(0), 5000).unref()
+		const cutOff = setTimeout(() => {
+			console.log(`shutdown: requests still running after ${timeout} ms are cut off`)
+			http.closeAllConnections()
+		}, timeout)
+		cutOff.unref()
+		try {
+			await Promise.all([drained, services.background.stop()])
+			await services.db.close()
+			process.exit(0)
+		} catch (error) {
+			console.error('shutdown:', error)
+			process.exit(1)
+		}
 	}
-	process.once('SIGINT', shutdown)
-	process.once('SIGTERM', shutdown)
+	process.once('SIGINT', () => shutdown('SIGINT'))
+	process.once('SIGTERM', () => shutdown('SIGTERM'))
+	// Started by npm (`npm start`): should npm itself be killed outright, this
+	// process would keep the port with no one to stop it; it stops when its
+	// parent is gone instead.
+	if (process.env.npm_lifecycle_event) {
+		const parent = process.ppid
+		setInterval(() => process.ppid !== parent && shutdown('npm is gone'), 1000).unref()
+	}
 }
 
 main().catch((error) => {
@@ -112,7 +142,7 @@ main().catch((error) => {
 		console.error('See the configuration table in README.md.')
 	} else if (MIGRATE) {
 		console.error(`migrate failed: ${error instanceof Error ? error.message : String(error)}`)
-	} else if (error?.name === 'LegalContentError') {
+	} else if (error?.name === 'LegalContentError' || error?.name === 'DatabaseUnreachableError') {
 		console.error(error.message)
 	} else {
 		console.error(error)

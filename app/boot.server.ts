@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { mkdir, readFile, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
+import { ADVISORY_LOCKS } from '#app/db/advisory-locks'
 import { createDatabase, type Database } from '#app/db/database.server'
 import { migrate } from '#app/db/migrate.server'
 import { publishDocumentVersions } from '#app/db/published-documents.server'
@@ -35,19 +36,27 @@ export async function boot(log: (line: string) => void = console.log): Promise<A
 		env.DATABASE_URL ? { url: env.DATABASE_URL } : { dataDir: env.PGLITE_DATA_DIR },
 	)
 	log(`database: ${env.DATABASE_URL ? 'postgres (DATABASE_URL)' : `PGlite in ${env.PGLITE_DATA_DIR}`}`)
-	if (env.MIGRATE_ON_START) {
-		const applied = await migrate(db, { platform: env.PLATFORM, log })
-		log(applied.length ? `migrations applied: ${applied.join(', ')}` : 'migrations: up to date')
-	}
-	// The legal documents' versions are the ones a user can consent to
-	// (public.give_consent refuses any other; the last published is current).
-	await publishDocumentVersions(db, documents)
-	await configurePlatformFee(db, env.PLATFORM_FEE_PERCENT)
-	if (env.DEMO_DATA) {
-		await seedDemoData(db)
-		log('demo data: ready')
-	}
-	const platform = await createPlatform(env, db)
+	if (env.DATABASE_URL) await waitForDatabase(db, env.DB_CONNECT_TIMEOUT_MS, log)
+	// Migrations, the documents' versions, the fee, the demo data and the
+	// demo sign-ins, one instance at a time: two instances starting together
+	// on a fresh database each found the demo accounts missing and both
+	// inserted them (one crashed). An instance that finds all done changes
+	// nothing (no DDL, so instances already serving are not held up).
+	const platform = await oneAtATime(db, !env.DATABASE_URL, async () => {
+		if (env.MIGRATE_ON_START) {
+			const applied = await migrate(db, { platform: env.PLATFORM, log })
+			log(applied.length ? `migrations applied: ${applied.join(', ')}` : 'migrations: up to date')
+		}
+		// The legal documents' versions are the ones a user can consent to
+		// (public.give_consent refuses any other; the last published is current).
+		await publishDocumentVersions(db, documents)
+		await configurePlatformFee(db, env.PLATFORM_FEE_PERCENT)
+		if (env.DEMO_DATA) {
+			await seedDemoData(db)
+			log('demo data: ready')
+		}
+		return createPlatform(env, db)
+	})
 	return { env, db, platform, background: startDareSweeper(db) }
 }
 
@@ -67,4 +76,44 @@ async function embeddedAuthSecret(file: string): Promise<string> {
 	await mkdir(dirname(file), { recursive: true })
 	await writeFile(file, `${secret}\n`, { mode: 0o600 })
 	return secret
+}
+
+/**
+ * A Postgres server that is not up yet (a container started beside its
+ * database, a failover) is waited for: tried again with backoff (0.5 s,
+ * doubling to 5 s), one line per failed try, until `timeoutMs` have passed;
+ * then the start fails with the last reason.
+ */
+export async function waitForDatabase(db: Database, timeoutMs: number, log: (line: string) => void): Promise<void> {
+	const deadline = Date.now() + timeoutMs
+	for (let attempt = 1, delay = 500; ; attempt++, delay = Math.min(delay * 2, 5_000)) {
+		try {
+			await db.query('select 1')
+			if (attempt > 1) log(`database: reachable after ${attempt} tries`)
+			return
+		} catch (error) {
+			const reason = (error as { code?: string }).code ?? (error instanceof Error ? error.message : String(error))
+			if (Date.now() + delay > deadline) {
+				const failure = new Error(`database: not reachable within DB_CONNECT_TIMEOUT_MS (${timeoutMs} ms): ${reason}`)
+				failure.name = 'DatabaseUnreachableError'
+				throw failure
+			}
+			log(`database: not reachable (try ${attempt}: ${reason}); trying again in ${delay} ms`)
+			await new Promise((resolve) => setTimeout(resolve, delay))
+		}
+	}
+}
+
+/**
+ * Runs `fn` while holding the start-up lock: a transaction-scoped advisory
+ * lock on a connection of its own, so that `fn`'s queries run on the pool's
+ * other connections and another instance's start waits for this one's to
+ * finish. Embedded PGlite is one process with one connection: no lock.
+ */
+async function oneAtATime<T>(db: Database, embedded: boolean, fn: () => Promise<T>): Promise<T> {
+	if (embedded) return fn()
+	return db.transaction(async (tx) => {
+		await tx.query('select pg_advisory_xact_lock($1)', [ADVISORY_LOCKS.startup])
+		return fn()
+	})
 }

@@ -1,7 +1,8 @@
 import { createContext } from 'react-router'
 import type { Database } from '#app/db/database.server'
 import type { Env } from '#app/env.server'
-import type { Platform, Viewer } from '#app/platform/types'
+import type { Viewer } from '#app/modules/account/types'
+import type { Platform } from '#app/platform/types'
 
 /** Process-wide services, created once at boot by server/app.ts. */
 export interface AppServices {

@@ -115,6 +115,12 @@ const variables = z.object({
 		/** Postgres server; without it the local platform uses embedded PGlite. */
 		DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
 		PGLITE_DATA_DIR: z.string().min(1).default('.data/pglite'),
+		/** How long a stopping server keeps taking requests while /readyz says 503, for a load balancer to notice (ms). */
+		SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(0),
+		/** How long a stopping server lets in-flight requests finish before it cuts them off (ms). */
+		SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+		/** How long the server waits at start for a database it cannot reach yet (ms), trying again with backoff. */
+		DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(60_000),
 		/** Apply the local shim and pending migrations at start-up. */
 		MIGRATE_ON_START: booleanish.optional(),
 		/** Insert the demo creators, sessions and wallets (embedded default). */

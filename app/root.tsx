@@ -1,44 +1,28 @@
 // Before anything that builds a Zod schema (see the module).
 import { TranslationProvider, useTranslation } from '#app/i18n/translation'
-import {
-	data,
-	Links,
-	Meta,
-	Outlet,
-	Scripts,
-	ScrollRestoration,
-	isRouteErrorResponse,
-	useLocation,
-	useRouteLoaderData,
-} from 'react-router'
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useLocation } from 'react-router'
 import type { Route } from './+types/root'
-import { AccountGateDialog } from '#app/components/account-gate'
-import { AuthDialogProvider } from '#app/components/auth-dialog'
-import { GatedActionProvider, readinessOf } from '#app/components/gated-action'
+import { AccountGateDialog } from '#app/modules/account/account-gate'
+import { AuthDialogProvider } from '#app/modules/account/auth-dialog'
+import { GatedActionProvider, readinessOf } from '#app/modules/account/gated-action'
 import { ErrorPage } from '#app/components/error-page'
 import { SiteFooter } from '#app/components/site-footer'
 import { SiteHeader } from '#app/components/site-header'
 import { Toasts } from '#app/components/toasts'
-import { servicesContext, viewerContext } from '#app/context.server'
-import { publicEnv } from '#app/env.server'
-import { getLocale, i18nextMiddleware, messagesVersion } from '#app/i18n/i18next.server'
-import { DEFAULT_LOCALE, localeFromPath, type Locale } from '#app/i18n/locales'
-import { flashMiddleware, takeToast } from '#app/modules/flash/flash.server'
+import { i18nextMiddleware } from '#app/i18n/i18next.server'
+import { DEFAULT_LOCALE, localeFromPath } from '#app/i18n/locales'
+import { flashMiddleware } from '#app/modules/flash/flash.server'
 import { localeCookieMiddleware, viewerMiddleware } from '#app/root.middleware.server'
+import { loadRootData } from '#app/root-data.server'
+import { useRootData } from '#app/root-data'
 import appStylesHref from '#app/styles/app.css?url'
 import walletStylesHref from '#app/styles/wallet.css?url'
-import { hidesAuthDialogs } from '#app/modules/auth/gate'
-import { accountGate } from '#app/modules/auth/gate.server'
+import { hidesAuthDialogs } from '#app/modules/account/gate'
 import { revalidateUnlessAnswered } from '#app/modules/dares/answer'
-import { keyEventOf } from '#app/modules/analytics/events'
 import { PageViews } from '#app/modules/analytics/page-views'
 import { NewBuildOffer } from '#app/modules/builds/new-build-offer'
-import { consentConfig, readConsent } from '#app/modules/consent/consent.server'
-import { ConsentProvider, NoScriptBanner, SETTINGS_QUERY } from '#app/modules/consent/consent-context'
+import { ConsentProvider, NoScriptBanner } from '#app/modules/consent/consent-context'
 import { UNDECIDED, type ConsentConfig } from '#app/modules/consent/entries'
-import { currentDocumentVersions } from '#app/modules/legal/documents.server'
-import { readOwnBalance } from '#app/modules/wallet/service.server'
-import { queryAsViewer } from '#app/utils/db.server'
 import { sameOriginMiddleware } from '#app/utils/same-origin.server'
 import { useNonce } from '#app/security/nonce'
 
@@ -62,48 +46,9 @@ export const links: Route.LinksFunction = () => [
 	{ rel: 'manifest', href: '/manifest.webmanifest' },
 ]
 
+/** What every page gets (app/root-data.server.ts); components read it through useRootData (app/root-data.ts). */
 export async function loader({ request, context }: Route.LoaderArgs) {
-	const locale = getLocale(context) as Locale
-	const { env } = context.get(servicesContext)
-	const { toast, headers } = await takeToast(request, context)
-	const viewer = context.get(viewerContext)
-	// The versions users accept are the legal documents' own (app/modules/legal).
-	const documents = currentDocumentVersions()
-	const account = viewer
-		? await queryAsViewer(context, async (tx) => {
-				const { username, gate } = await accountGate(tx, documents.terms_of_service, documents.creator_agreement)
-				// `totp`: the delete-account confirmation asks for a code instead of the password.
-				return { userId: viewer.userId, email: viewer.email, username, gate, balance: await readOwnBalance(tx), totp: viewer.totpEnabled === true }
-			})
-		: null
-	return data(
-		{
-			locale,
-			account,
-			oauthProviders: context.get(servicesContext).platform.accounts.oauthProviders,
-			messagesVersion: messagesVersion[locale],
-			documents,
-			toast: toast
-				? {
-						type: toast.type,
-						message: toast.message,
-						description: toast.description ?? null,
-						// The one action a flash toast may carry (see Toasts).
-						action: 'action' in toast && toast.action === 'delete-account' ? ('delete-account' as const) : null,
-						// A dare's key event, sent once the toast shows (only with consent: analytics/events).
-						event: keyEventOf('event' in toast ? toast.event : null),
-					}
-				: null,
-			env: publicEnv(env),
-			// Which optional cookie entries the visitor allowed (app/modules/consent).
-			consent: {
-				state: readConsent(request, env),
-				config: consentConfig(env),
-				showSettings: new URL(request.url).searchParams.has(SETTINGS_QUERY),
-			},
-		},
-		{ headers },
-	)
+	return loadRootData({ request, context })
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
@@ -115,7 +60,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 function Document({ children }: { children: React.ReactNode }) {
-	const rootData = useRouteLoaderData<typeof loader>('root')
+	const rootData = useRootData()
 	const location = useLocation()
 	const locale = rootData?.locale ?? localeFromPath(location.pathname) ?? DEFAULT_LOCALE
 	const { t } = useTranslation()

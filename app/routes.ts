@@ -2,8 +2,8 @@ import { type RouteConfig, index, route } from '@react-router/dev/routes'
 
 /**
  * Every page exists under /{lang} (en, de, es, tr); `/` sends the visitor to
- * their language's home. Server-only helpers sit next to their route as
- * `*.server.ts` and are not routes.
+ * their language's home. Only the files named here are routes; their
+ * server code lives with its feature in app/modules.
  */
 export default [
 	index('routes/root-redirect.tsx'),

@@ -109,8 +109,8 @@ const { createRoutesStub, Outlet } = await import('react-router')
 const { DaresPanel } = await import('../app/modules/dares/dares-panel')
 const { SessionFeed } = await import('../app/modules/realtime/session-feed')
 const { sessionState } = await import('../app/modules/realtime/use-session-feed')
-const { AuthDialogProvider } = await import('../app/components/auth-dialog')
-const { GatedActionProvider } = await import('../app/components/gated-action')
+const { AuthDialogProvider } = await import('../app/modules/account/auth-dialog')
+const { GatedActionProvider } = await import('../app/modules/account/gated-action')
 const { testI18n, Translated } = await import('../tests/support/components')
 
 const uuid = (n: number) => `de300000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`

@@ -554,7 +554,7 @@ const ms = (v: number) => (Number.isNaN(v) ? '-' : `${v.toFixed(1)} ms`)
 
 async function main() {
 	const { DEMO_PASSWORD, DEMO_SESSIONS, DEMO_USERS } = await import('../app/db/seed.server')
-	const { signInCookie, startDemoServer, startPostgresServer } = await import('./support')
+	const { signInCookie, startDemoServer, startPostgresServer, writeDares } = await import('./support')
 	let base: string
 	let pid: number
 	let stop: () => Promise<void>
@@ -579,7 +579,6 @@ async function main() {
 		stop = server.stop
 		database = new URL(server.databaseUrl).pathname.slice(1)
 		const { createDatabase } = await import('../app/db/database.server')
-		const { asUser } = await import('../app/db/as-user.server')
 		db = await createDatabase({ url: server.databaseUrl, poolSize: 2 })
 		const sql = db
 		const user = async (name: string) => {
@@ -594,20 +593,12 @@ async function main() {
 		}
 		// A session of its own (no demo viewer is its creator) with BENCH_DARES dares; the first is the hot one.
 		const creator = await user('creator')
-		const author = await user('author')
 		const { rows } = await sql.query<{ id: string }>(
-			`insert into public.sessions (creator_id, title, platform, channel, max_dares_per_user, max_free_dares_per_user) values ($1, 'Audience bench', 'twitch', $2, 1000, 1000) returning id`,
+			`insert into public.sessions (creator_id, title, platform, channel, max_dares_per_user, max_free_dares_per_user) values ($1, 'Audience bench', 'twitch', $2, 100, 100) returning id`,
 			[creator, `aud_${creator.slice(0, 8)}`],
 		)
 		sessionId = rows[0]!.id
-		const dares = await asUser(sql, { sub: author, role: 'authenticated' }, async (tx) => {
-			const ids: string[] = []
-			for (let i = 0; i < DARES; i++) {
-				const r = await tx.query<{ id: string }>('select id from public.create_dare($1, $2, 0, $3)', [`Audience dare number ${i}`, sessionId, randomUUID()])
-				ids.push(r.rows[0]!.id)
-			}
-			return ids
-		})
+		const dares = await writeDares(sql, sessionId, DARES, () => user('author'), (i) => `Audience dare number ${i}`)
 		hotDareId = dares[0]!
 		viewers = Object.values(DEMO_USERS)
 		for (const v of viewers) {

@@ -2,6 +2,9 @@ import { spawn } from 'node:child_process'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { freePort } from '../tests/support/free-port'
 import { startTestServer } from '../tests/support/test-server'
+import { randomUUID } from 'node:crypto'
+import { asUser } from '../app/db/as-user.server'
+import type { Database } from '../app/db/database.server'
 
 export { freePort }
 
@@ -100,4 +103,23 @@ export async function signInCookie(base: string, email: string, password: string
 
 export function percentiles(latency: { p50: number; p90?: number; p97_5?: number; p99: number }) {
 	return `p50 ${latency.p50} ms  p99 ${latency.p99} ms`
+}
+
+/**
+ * `count` free dares in a session, 100 per author (the most one viewer may
+ * write in a session, docs/product.md §5.2); `author()` makes each author (a
+ * user who has accepted the terms). Their ids, in order.
+ */
+export async function writeDares(db: Database, sessionId: string, count: number, author: () => Promise<string>, text: (i: number) => string): Promise<string[]> {
+	const ids: string[] = []
+	while (ids.length < count) {
+		const batch = Math.min(100, count - ids.length)
+		await asUser(db, { sub: await author(), role: 'authenticated' }, async (tx) => {
+			for (let i = 0; i < batch; i++) {
+				const r = await tx.query<{ id: string }>('select id from public.create_dare($1, $2, 0, $3)', [text(ids.length), sessionId, randomUUID()])
+				ids.push(r.rows[0]!.id)
+			}
+		})
+	}
+	return ids
 }

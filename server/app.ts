@@ -3,6 +3,7 @@ import { writeReadableStreamToWritable } from '@react-router/node'
 import express from 'express'
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from 'react-router'
 import { boot } from '#app/boot.server'
+import { pendingMigrationsCheck } from '#app/db/migrate.server'
 import { analyticsRelay } from '#app/modules/analytics/relay.server'
 import { startRealtime, type Realtime } from '#app/modules/realtime/index.server'
 import { createSharedRenders, sharedRenderContext, type Capture, type SharedPage } from '#app/modules/shared-pages/shared-render.server'
@@ -21,7 +22,7 @@ export { runMigrations } from '#app/db/migrate-command.server'
  */
 export async function createApp(
 	log?: (line: string) => void,
-): Promise<{ app: express.Express; guard: express.RequestHandler; services: AppServices; realtime: Realtime }> {
+): Promise<{ app: express.Express; guard: express.RequestHandler; services: AppServices; realtime: Realtime; lifecycle: { drain(): void } }> {
 	const booted = await boot(log)
 	// The pages a visitor reads, rendered once per change (app/modules/shared-pages/shared-render.server.ts).
 	const shared = createSharedRenders({ env: booted.env })
@@ -44,13 +45,35 @@ export async function createApp(
 	}
 	const app = express()
 	app.disable('x-powered-by')
-	// Liveness and readiness for load balancers and the Docker healthcheck.
+	// Draining (server.js, on SIGTERM): not ready any more, and every answer
+	// closes its connection, so a client's next request goes to another instance.
+	let draining = false
+	app.use((_req, res, next) => {
+		if (draining) res.setHeader('connection', 'close')
+		next()
+	})
+	// Liveness for the Docker healthcheck: the process answers and reaches its database.
 	app.get('/healthz', async (_req, res) => {
 		try {
 			await services.db.query('select 1')
 			res.set('cache-control', 'no-store').json({ ok: true })
 		} catch {
 			res.status(503).set('cache-control', 'no-store').json({ ok: false })
+		}
+	})
+	// Readiness for load balancers: not draining, the database reachable, and
+	// every migration of this build applied (an instance of a newer build waits
+	// for its migrations; one of an older build still serves the schema it knows).
+	const pendingMigrations = pendingMigrationsCheck()
+	app.get('/readyz', async (_req, res) => {
+		res.set('cache-control', 'no-store')
+		if (draining) return void res.status(503).json({ ok: false, reason: 'draining' })
+		try {
+			const pending = await pendingMigrations(services.db)
+			if (pending.length > 0) return void res.status(503).json({ ok: false, reason: 'migrations pending', pending })
+			res.json({ ok: true })
+		} catch {
+			res.status(503).json({ ok: false, reason: 'database unreachable' })
 		}
 	})
 	// Analytics from the browser, forwarded to PostHog (only with POSTHOG_KEY and consent).
@@ -89,7 +112,13 @@ export async function createApp(
 			capture?.done()
 		}
 	})
-	return { app, guard: createGuard(services.env), services, realtime }
+	const lifecycle = {
+		/** From now on /readyz says 503 and every response closes its connection. */
+		drain() {
+			draining = true
+		},
+	}
+	return { app, guard: createGuard(services.env), services, realtime, lifecycle }
 }
 
 /**

@@ -1,6 +1,6 @@
 import { useTranslation } from '#app/i18n/translation'
-import { useLocation, useRouteLoaderData } from 'react-router'
-import type { loader as rootLoader } from '#app/root'
+import { useLocation } from 'react-router'
+import { useRootData } from '#app/root-data'
 import { DEFAULT_LOCALE, localeFromPath } from '#app/i18n/locales'
 import {
 	absoluteUrl,
@@ -24,7 +24,7 @@ import {
 export function PageTitle({ title, description, image, type = 'website', noindex = false }: PageMetaInput) {
 	const { t } = useTranslation()
 	const { pathname } = useLocation()
-	const rootData = useRouteLoaderData<typeof rootLoader>('root')
+	const rootData = useRootData()
 	const origin = rootData?.env.APP_URL
 	const locale = localeFromPath(pathname) ?? DEFAULT_LOCALE
 	const siteName = t('app.name')

@@ -1,7 +1,7 @@
 import { useTranslation } from '#app/i18n/translation'
 import { useState } from 'react'
-import { Link, useRouteLoaderData } from 'react-router'
-import type { loader as rootLoader } from '#app/root'
+import { Link } from 'react-router'
+import { useRootData } from '#app/root-data'
 import type { LiveSessionState } from '#app/modules/realtime/session-feed'
 import { useLiveTopic } from '#app/modules/realtime/use-live'
 import { useFirstInteraction } from '#app/utils/use-first-interaction'
@@ -17,7 +17,7 @@ import { formatCoins } from '#app/modules/shop/format'
  */
 export function SessionCard({ session, locale }: { session: SessionSummary & Partial<Pick<LiveSession, 'dareCount' | 'potTotal'>>; locale: Locale }) {
 	const { t } = useTranslation()
-	const who = useRouteLoaderData<typeof rootLoader>('root')?.account?.userId ?? 'anon'
+	const who = useRootData()?.account?.userId ?? 'anon'
 	const [totals, setTotals] = useState<LiveSessionState | null>(null)
 	const listed = session.dareCount !== undefined && session.potTotal !== undefined
 	// A visitor's cards go live once they use the page (a signed-in viewer's header has the socket already).

@@ -1,7 +1,7 @@
 import { useTranslation } from '#app/i18n/translation'
 import { Form, Link, NavLink, useLocation } from 'react-router'
 import type { Locale } from '#app/i18n/locales'
-import { useAuthDialog } from './auth-dialog'
+import { useAuthDialog } from '#app/modules/account/auth-dialog'
 import { LanguageLinks, LanguageSwitcher } from './language-switcher'
 import { LogoMark } from './logo'
 import { WalletBalance } from './wallet-balance'

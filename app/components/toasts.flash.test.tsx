@@ -7,9 +7,10 @@ import { renderToString } from 'react-dom/server'
 import { createRoutesStub } from 'react-router'
 import { toast as sonnerToast } from 'sonner'
 import { afterEach, expect, test } from 'vitest'
-import { AccountGateDialog } from './account-gate'
-import { GATE_DELETE_ACCOUNT_ID } from './delete-account'
-import { Toasts, type FlashToast } from './toasts'
+import { AccountGateDialog } from '#app/modules/account/account-gate'
+import { GATE_DELETE_ACCOUNT_ID } from '#app/modules/account/delete-account'
+import type { FlashToast } from '#app/modules/flash/flash-toast'
+import { Toasts } from './toasts'
 import { testI18n, Translated } from '#tests/support/components'
 
 /**

@@ -1,9 +1,10 @@
 import { lazy, Suspense, useEffect, useState } from 'react'
 import { createPortal } from 'react-dom'
 import { useTranslation } from '#app/i18n/translation'
-import { trackKeyEvent, type KeyEvent } from '#app/modules/analytics/events'
+import { trackKeyEvent } from '#app/modules/analytics/events'
 import { useHydrated } from '#app/utils/use-hydrated'
-import { GATE_DELETE_ACCOUNT_ID, openDeleteAccount } from './delete-account'
+import { GATE_DELETE_ACCOUNT_ID, openDeleteAccount } from '#app/modules/account/delete-account'
+import type { FlashToast } from '#app/modules/flash/flash-toast'
 import { loadSonner, markToasterListening, onSonnerRequested, sonnerRequested, toast as showToast } from './toast'
 
 const Toaster = lazy(() => loadSonner().then((module) => ({ default: module.Toaster })))
@@ -63,16 +64,6 @@ export function AppToaster() {
 		</Suspense>
 	)
 	return host ? createPortal(toaster, host) : toaster
-}
-
-export type FlashToast = {
-	type: 'success' | 'error' | 'info' | 'warning'
-	message: string
-	description: string | null
-	/** `delete-account`: the toast offers the delete-account confirmation of the account dialog (declined terms). */
-	action: 'delete-account' | null
-	/** The product's key event the toast reports (a dare created, a boost, a vote). */
-	event?: KeyEvent | null
 }
 
 /**

@@ -19,7 +19,7 @@ export interface QueryResult<T> {
 	 * and the row count it reports: rows returned by a SELECT, rows changed by
 	 * a data-modifying statement (which returns no rows without RETURNING).
 	 * Query builders need them to report affected rows (the local
-	 * platform's Kysely dialect, app/platform/local/kysely-dialect.server.ts); undefined when the engine did not say.
+	 * platform's Kysely dialect, app/modules/account/backends/better-auth/kysely-dialect.server.ts); undefined when the engine did not say.
 	 */
 	command?: string
 	rowCount?: number

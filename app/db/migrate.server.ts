@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto'
 import { readdir, readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { maintainMessagePartitions } from '#app/modules/realtime/partitions.server'
+import { ADVISORY_LOCKS } from './advisory-locks'
 import type { Database, Transaction } from './database.server'
 
 export interface MigrateOptions {
@@ -23,20 +25,14 @@ export interface MigrationFile {
 	file: string
 }
 
-/**
- * One lock for every migrate() on a database, so that two app instances
- * starting together (or an instance and `npm run db:migrate`) apply each
- * migration once, one after the other. Transaction-scoped: a crash releases
- * it. An arbitrary constant; it only has to be the same everywhere.
- */
-const MIGRATION_LOCK_KEY = 7_246_120_261_122
 
 /** Supabase CLI's migration file name: `<digits>_<name>.sql`. */
 const MIGRATION_FILE = /^(\d+)_(.+)\.sql$/
 
 /**
- * Bring the database up to date: on `local`, run every local-shim file (they
- * are idempotent, so always) as the connecting role, then apply each
+ * Bring the database up to date: on `local`, run the local-shim files as the
+ * connecting role, in one transaction, when they differ from those last
+ * applied (they are idempotent, but lock what they change), then apply each
  * supabase/migrations file (as app_owner on `local`) not
  * yet recorded in supabase_migrations.schema_migrations (the Supabase CLI's
  * own table, so `supabase db push` and this agree on what is applied), in
@@ -53,16 +49,31 @@ export async function migrate(db: Database, options: MigrateOptions): Promise<st
 			create table if not exists supabase_migrations.schema_migrations (version text not null primary key);
 			alter table supabase_migrations.schema_migrations add column if not exists statements text[];
 			alter table supabase_migrations.schema_migrations add column if not exists name text;
+			create table if not exists supabase_migrations.local_shim (hash text not null, applied_at timestamptz not null default now());
 		`),
 	)
 
 	if (options.platform === 'local') {
-		for (const file of await listSqlFiles(path.join(dir, 'local-shim'))) {
-			const sql = await readFile(path.join(dir, 'local-shim', file), 'utf8')
-			await locked(db, (tx) => tx.exec(sql)).catch((error: unknown) => {
-				throw new Error(`local shim ${file} failed: ${errorMessage(error)}`, { cause: error })
-			})
-		}
+		// The shim is idempotent, but its DDL locks auth.* and realtime.*
+		// exclusively, and an instance starting beside others that serve
+		// requests must not (a boost's account check waited on it, or
+		// deadlocked): it runs only when its files differ from the ones last
+		// applied, recorded by their hash.
+		const files = await listSqlFiles(path.join(dir, 'local-shim'))
+		const sources = await Promise.all(files.map((file) => readFile(path.join(dir, 'local-shim', file), 'utf8')))
+		const hash = createHash('sha256').update(JSON.stringify([files, sources])).digest('hex')
+		await locked(db, async (tx) => {
+			const { rows } = await tx.query<{ hash: string }>('select hash from supabase_migrations.local_shim')
+			if (rows[0]?.hash === hash) return
+			log('applying the local shim')
+			for (const [i, file] of files.entries()) {
+				await tx.exec(sources[i]!).catch((error: unknown) => {
+					throw new Error(`local shim ${file} failed: ${errorMessage(error)}`, { cause: error })
+				})
+			}
+			await tx.query('delete from supabase_migrations.local_shim')
+			await tx.query('insert into supabase_migrations.local_shim (hash) values ($1)', [hash])
+		})
 		// realtime.messages' daily partitions, as Supabase's Realtime server
 		// makes them when a project connects (the relay keeps them after).
 		await maintainMessagePartitions(db)
@@ -98,6 +109,24 @@ export async function migrate(db: Database, options: MigrateOptions): Promise<st
 	return applied
 }
 
+/**
+ * A readiness check: the versions of this build's migration files the
+ * database has not recorded (none: the schema is what this build expects).
+ * The files are listed once, at the first call.
+ */
+export function pendingMigrationsCheck(dir = path.join(process.cwd(), 'supabase')): (db: Database) => Promise<string[]> {
+	const versions = listMigrations(path.join(dir, 'migrations')).then((files) => files.map((f) => f.version))
+	return async (db) => {
+		const wanted = await versions
+		const { rows } = await db.query<{ version: string }>(
+			`select w.version from unnest($1::text[]) as w(version)
+			 where not exists (select 1 from supabase_migrations.schema_migrations m where m.version = w.version)`,
+			[wanted],
+		)
+		return rows.map((r) => r.version)
+	}
+}
+
 /** The migration files of a supabase/migrations folder, in the order they apply. */
 export async function listMigrations(migrationsDir: string, log: (line: string) => void = () => {}): Promise<MigrationFile[]> {
 	const migrations: MigrationFile[] = []
@@ -125,9 +154,14 @@ async function listSqlFiles(dir: string): Promise<string[]> {
 		.sort()
 }
 
+/**
+ * One lock for every migrate() on a database, so that two app instances
+ * starting together (or an instance and `npm run db:migrate`) apply each
+ * migration once, one after the other. Transaction-scoped: a crash releases it.
+ */
 function locked<T>(db: Database, fn: (tx: Transaction) => Promise<T>): Promise<T> {
 	return db.transaction(async (tx) => {
-		await tx.query('select pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY])
+		await tx.query('select pg_advisory_xact_lock($1)', [ADVISORY_LOCKS.migrations])
 		return fn(tx)
 	})
 }

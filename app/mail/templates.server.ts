@@ -45,7 +45,7 @@ interface MailStrings {
 	footer: string
 }
 
-/** Validity of the links, as the auth layer configures them (app/platform/local/better-auth.server.ts). */
+/** Validity of the links, as the auth layer configures them (app/modules/account/backends/better-auth/better-auth.server.ts). */
 export const CONFIRMATION_LINK_HOURS = 24
 export const RESET_LINK_HOURS = 1
 

@@ -10,7 +10,7 @@ import { PageTitle } from '#app/components/page-title'
 import { servicesContext } from '#app/context.server'
 import { getInstance } from '#app/i18n/i18next.server'
 import type { Locale } from '#app/i18n/locales'
-import { NewPasswordSchema, PasswordResetRequestSchema } from '#app/modules/auth/schemas'
+import { NewPasswordSchema, PasswordResetRequestSchema } from '#app/modules/account/schemas'
 
 export function loader({ request }: Route.LoaderArgs) {
 	const url = new URL(request.url)

@@ -4,8 +4,8 @@ import { bodyLimitFor, exceedsDeclaredLength, refuseTooLarge } from './body-limi
 import { createNonce, securityHeaders } from './headers.server'
 import { allowedHosts, isAllowedHost, isLocalRequest } from './hosts.server'
 
-/** Load balancers' and the Docker healthcheck's probe: answered for any Host (see isAllowedHost). */
-export const HEALTH_PATH = '/healthz'
+/** Load balancers' and the Docker healthcheck's probes (liveness, readiness): answered for any Host (see isAllowedHost). */
+export const PROBE_PATHS = new Set(['/healthz', '/readyz'])
 
 /** The development mailbox (page and its data request): loopback clients only. */
 const MAILBOX_PATH = /^\/dev\/mailbox(\.data)?\/?$/i
@@ -22,7 +22,7 @@ function plain(res: Response, status: number, text: string): void {
  * - a request-target that is not a path (`GET http://evil.example/`,
  *   `OPTIONS *`): 400;
  * - a Host the app does not serve (DNS rebinding, poisoned absolute links):
- *   421. `/healthz` answers for any Host: a Docker healthcheck sends
+ *   421. `/healthz` and `/readyz` answer for any Host: a Docker healthcheck sends
  *   `127.0.0.1:PORT`, a load balancer or Kubernetes probe the instance's own
  *   address, and the answer carries nothing but `{ ok }`;
  * - a path with a NUL byte or broken percent-encoding: 404; such a query: 400
@@ -43,7 +43,7 @@ export function createGuard(env: Env) {
 		const rawPath = queryAt === -1 ? req.url : req.url.slice(0, queryAt)
 		const rawQuery = queryAt === -1 ? '' : req.url.slice(queryAt + 1)
 
-		if (rawPath !== HEALTH_PATH && !isAllowedHost(req.headers.host, hosts)) {
+		if (!PROBE_PATHS.has(rawPath) && !isAllowedHost(req.headers.host, hosts)) {
 			return plain(res, 421, '421 Misdirected Request: this server does not serve that host')
 		}
 

@@ -18,7 +18,7 @@ import {
 } from './support/harness'
 
 /**
- * The local platform's e-mail and password accounts (app/platform/local) end to
+ * The local platform's e-mail and password accounts (app/modules/account/backends/better-auth) end to
  * end: Better Auth on a real database, mails through a real SMTP server on
  * loopback, links followed out of the mails.
  */

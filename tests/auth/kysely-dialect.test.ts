@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto'
 import { getMigrations } from 'better-auth/db/migration'
 import { Kysely, sql } from 'kysely'
 import { expect, test } from 'vitest'
-import { createLocalAuth } from '#app/platform/local/backend.server'
-import { AppDatabaseDialect } from '#app/platform/local/kysely-dialect.server'
+import { createLocalAuth } from '#app/modules/account/backends/better-auth/backend.server'
+import { AppDatabaseDialect } from '#app/modules/account/backends/better-auth/kysely-dialect.server'
 import { describeEachDatabase } from '#tests/support/databases'
 
 /**

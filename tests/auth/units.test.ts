@@ -1,7 +1,7 @@
 import { APIError } from 'better-auth/api'
 import { describe, expect, test } from 'vitest'
 import { clientIp, normaliseIp } from '#app/modules/account/client-ip.server'
-import { toAuthFailure } from '#app/platform/local/errors.server'
+import { toAuthFailure } from '#app/modules/account/backends/better-auth/errors.server'
 import { LOCALE_CODES } from '#app/i18n/locales'
 import { renderMail, type MailTemplate } from '#app/mail/templates.server'
 

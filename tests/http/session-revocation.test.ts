@@ -1,16 +1,14 @@
-import { spawn, type ChildProcess } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { existsSync } from 'node:fs'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { DEMO_PASSWORD, DEMO_USERS } from '#app/db/seed.server'
-import { freePort } from '#tests/support/free-port'
+import { DEMO_USERS } from '#app/db/seed.server'
+import { AppServer, scratchDatabase, signIn } from '#tests/support/app-server'
 
 /**
  * Issue 22: a revoked session is refused by every instance within 100 ms.
  * Two production servers (`node server.js`, the build) on one Postgres
  * database; a session is signed in through A and read through B (from B's
- * memory: app/platform/local/session-cache.server.ts), then revoked
+ * memory: app/modules/account/backends/better-auth/session-cache.server.ts), then revoked
  * (sign-out through A; a password reset, a ban and an account deletion as
  * the database sees them), and B must refuse it from 100 ms after the
  * revocation committed on.
@@ -28,70 +26,8 @@ import { freePort } from '#tests/support/free-port'
 
 const BOUND_MS = 100
 const MARGIN_MS = 60
-const SECRET = 'revocation-secret-that-is-long-enough-0123456789'
 
 const describeWithPostgres = process.env.TEST_DATABASE_URL ? describe : describe.skip
-
-class AppServer {
-	child: ChildProcess | null = null
-	constructor(
-		readonly url: string,
-		private readonly port: number,
-		private readonly databaseUrl: string,
-	) {}
-
-	async start() {
-		this.child = spawn(process.execPath, ['server.js'], {
-			env: {
-				...process.env,
-				NODE_ENV: 'production',
-				PORT: String(this.port),
-				HOST: '127.0.0.1',
-				APP_URL: this.url,
-				DATABASE_URL: this.databaseUrl,
-				BETTER_AUTH_SECRET: SECRET,
-				DEMO_DATA: 'true',
-				OPERATOR_NAME: 'Dareboost Test Operator GmbH',
-				OPERATOR_ADDRESS: 'Teststraße 1',
-				OPERATOR_EMAIL: 'legal@dareboost.test',
-			},
-			stdio: ['ignore', 'ignore', 'pipe'],
-		})
-		let stderr = ''
-		this.child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-16_384)))
-		const deadline = Date.now() + 60_000
-		for (;;) {
-			const ok = await fetch(`${this.url}/healthz`).then(
-				(r) => r.ok,
-				() => false,
-			)
-			if (ok) return
-			if (this.child.exitCode !== null || Date.now() > deadline) throw new Error(`server ${this.url} did not start:\n${stderr}`)
-			await new Promise((resolve) => setTimeout(resolve, 100))
-		}
-	}
-
-	async stop() {
-		const child = this.child
-		if (!child || child.exitCode !== null) return
-		const exited = new Promise((resolve) => child.once('exit', resolve))
-		child.kill('SIGTERM')
-		await exited
-	}
-}
-
-/** Signs in through the sign-in form, as a browser posts it; the cookie header to send back. */
-async function signIn(base: string, email: string): Promise<string> {
-	const response = await fetch(`${base}/en/login`, {
-		method: 'POST',
-		redirect: 'manual',
-		headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base },
-		body: new URLSearchParams({ email, password: DEMO_PASSWORD, redirectTo: '/en' }),
-	})
-	const cookies = response.headers.getSetCookie().map((c) => c.split(';')[0]!)
-	if (!cookies.some((c) => c.includes('session_token='))) throw new Error(`sign-in of ${email} failed: ${response.status}`)
-	return cookies.join('; ')
-}
 
 /** The user the server takes the request to come from (null: a visitor), read from the realtime token it mints. */
 async function viewerOn(base: string, cookie: string): Promise<string | null> {
@@ -124,25 +60,14 @@ describeWithPostgres('a revoked session on two server processes', () => {
 	let drop = async () => {}
 
 	beforeAll(async () => {
-		if (!existsSync('build/server/index.js')) throw new Error('run `npm run build` first')
-		const adminUrl = process.env.TEST_DATABASE_URL!
-		const name = `dareboost_revoke_${process.pid}_${Date.now()}`
-		const admin = new pg.Client({ connectionString: adminUrl })
-		await admin.connect()
-		await admin.query(`create database ${name}`)
-		drop = async () => {
-			await admin.query(`drop database if exists ${name} with (force)`)
-			await admin.end()
-		}
-		const url = new URL(adminUrl)
-		url.pathname = `/${name}`
-		const [portA, portB] = [await freePort(), await freePort()]
-		a = new AppServer(`http://127.0.0.1:${portA}`, portA, url.toString())
-		b = new AppServer(`http://127.0.0.1:${portB}`, portB, url.toString())
+		const database = await scratchDatabase('dareboost_revoke')
+		drop = database.drop
+		a = await AppServer.create(database.url)
+		b = await AppServer.create(database.url)
 		// One after the other: the first migrates and seeds the demo, the second finds it done.
 		await a.start()
 		await b.start()
-		db = new pg.Client({ connectionString: url.toString() })
+		db = new pg.Client({ connectionString: database.url })
 		await db.connect()
 	}, 120_000)
 

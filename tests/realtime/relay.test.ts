@@ -7,7 +7,7 @@ import WebSocket from 'ws'
 import { asUser } from '#app/db/as-user.server'
 import type { Database } from '#app/db/database.server'
 import { publishDocumentVersions } from '#app/db/published-documents.server'
-import { createRelay, type Relay, type RelayOptions } from '#app/modules/realtime/relay.server'
+import { Busy, concurrency, createRelay, type Relay, type RelayOptions } from '#app/modules/realtime/relay.server'
 import { sessionTopic, startBroadcaster, type SessionUpdate } from '#app/modules/realtime/broadcaster.server'
 import { mintRealtimeToken, realtimeKey, verifyRealtimeToken } from '#app/modules/realtime/tokens.server'
 import { LOCAL_API_KEY, realtimeOptions } from '#app/modules/realtime/use-live'
@@ -273,6 +273,47 @@ describeEachDatabase('the realtime relay', (getDb) => {
 		}
 	})
 
+	test("a join flood: past its socket's rate and then its client's, a join is refused before any authorisation", async () => {
+		const db = getDb()
+		const limited = await startHarness(db, 0, {
+			// Hardly any refill during the test: the bursts alone decide.
+			limits: { joinsPerSocket: { burst: 3, perSecond: 0.01 }, joinsPerClient: { burst: 5, perSecond: 0.01 } },
+		})
+		try {
+			const token = await anon()
+			const socket = async () => {
+				const ws = new WebSocket(`${limited.url}/websocket?vsn=2.0.0`)
+				const replies = new Map<string, string>()
+				ws.on('message', (data) => {
+					const [, ref, , event, payload] = JSON.parse(String(data)) as [string, string, string, string, { status?: string; response?: { reason?: string } }]
+					if (event === 'phx_reply') replies.set(ref, payload.status === 'ok' ? 'ok' : (payload.response?.reason ?? ''))
+				})
+				await new Promise((resolve) => ws.once('open', resolve))
+				const joinAll = async (refs: string[], topic: () => string) => {
+					for (const ref of refs) ws.send(JSON.stringify([ref, ref, `realtime:${topic()}`, 'phx_join', { config: { private: true }, access_token: token }]))
+					await until(() => refs.every((ref) => replies.has(ref)))
+					return refs.map((ref) => replies.get(ref)!)
+				}
+				return { ws, joinAll }
+			}
+			const session = await liveSession(db)
+			// One at a time (each waits for its answer): the socket's burst of 3, then refused.
+			const first = await socket()
+			const answers: string[] = []
+			for (const ref of ['1', '2', '3', '4']) answers.push(...(await first.joinAll([ref], () => sessionTopic(session.id))))
+			expect(answers).toEqual(['ok', 'ok', 'ok', 'Too many joins: wait a moment'])
+			// Another socket of the same client: what is left of the client's burst (5 - 3), then refused.
+			const second = await socket()
+			expect(await second.joinAll(['1'], () => sessionTopic(session.id))).toEqual(['ok'])
+			expect(await second.joinAll(['2'], () => sessionTopic(randomUUID()))).toEqual([expect.stringMatching(/^Unauthorized/)])
+			expect(await second.joinAll(['3'], () => sessionTopic(session.id))).toEqual(['Too many joins: wait a moment'])
+			first.ws.close()
+			second.ws.close()
+		} finally {
+			await limited.stop()
+		}
+	})
+
 	test('behind TRUST_PROXY proxies the socket limit is per forwarded client, not per proxy; a client that does not read is cut off', async () => {
 		const db = getDb()
 		const proxied = await startHarness(db, 0, { trustProxy: 1, limits: { socketsPerClient: 2, maxBufferedBytes: 256 * 1024 } })
@@ -395,4 +436,19 @@ test("the browser's client keeps realtime-js's defaults: heartbeat 25 s, timeout
 	} finally {
 		c.disconnect()
 	}
+})
+
+test('the authorisations a relay runs at once: so many run, so many wait, the rest are told to come back at once', async () => {
+	const run = concurrency(2, 1)
+	const gates: Array<() => void> = []
+	const task = () => new Promise<string>((resolve) => gates.push(() => resolve('done')))
+	const outcomes = [run(task), run(task), run(task), run(task)].map((p) => p.then((v) => v, (e: unknown) => (e instanceof Busy ? 'busy' : 'error')))
+	expect(await outcomes[3]).toBe('busy')
+	expect(gates).toHaveLength(2)
+	gates.shift()!()
+	expect(await outcomes[0]).toBe('done')
+	// The waiting one took the freed place.
+	await until(() => gates.length === 2)
+	for (const open of gates.splice(0)) open()
+	expect(await Promise.all(outcomes.slice(1, 3))).toEqual(['done', 'done'])
 })

@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest'
-import { createSupabaseAuth, type SupabaseAuthOptions } from '#app/platform/supabase/backend.server'
-import { SUPABASE_COOKIE_CHUNK_SIZE } from '#app/platform/supabase/client.server'
+import { createSupabaseAuth, type SupabaseAuthOptions } from '#app/modules/account/backends/supabase/backend.server'
+import { SUPABASE_COOKIE_CHUNK_SIZE } from '#app/modules/account/backends/supabase/client.server'
 import { APP_URL, Browser, expectError, expectOk, parseSetCookie } from './browser'
 import { FakeGoTrue } from './fake-gotrue'
 
 /**
- * The Supabase adapter (app/platform/supabase) at its boundary: the real
+ * The Supabase adapter (app/modules/account/backends/supabase) at its boundary: the real
  * @supabase/ssr and supabase-js talk HTTP to a stand-in for Supabase Auth on
  * loopback (tests/supabase/fake-gotrue.ts says why it is a stand-in). The
  * tests check what the adapter sends (bodies, redirect URLs, tokens), what it

@@ -1,4 +1,4 @@
-import type { AuthResult } from '#app/platform/types'
+import type { AuthResult } from '#app/modules/account/types'
 
 export const APP_URL = 'http://localhost:3000'
 

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import type { SupabaseClient } from '@supabase/supabase-js'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { createSupabaseAuth } from '#app/platform/supabase/backend.server'
-import { authStorageKey, createDetachedClient } from '#app/platform/supabase/client.server'
+import { createSupabaseAuth } from '#app/modules/account/backends/supabase/backend.server'
+import { authStorageKey, createDetachedClient } from '#app/modules/account/backends/supabase/client.server'
 import { Browser, expectError, expectOk, parseSetCookie } from './browser'
 
 /**

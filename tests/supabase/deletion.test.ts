@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, expect, test } from 'vitest'
-import { createSupabaseAuth } from '#app/platform/supabase/backend.server'
+import { createSupabaseAuth } from '#app/modules/account/backends/supabase/backend.server'
 import { describeEachDatabase } from '#tests/support/databases'
 import { APP_URL, Browser, expectOk } from './browser'
 import { FakeGoTrue } from './fake-gotrue'

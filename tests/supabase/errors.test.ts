@@ -14,8 +14,8 @@ import {
 	authStorageKey,
 	expireSessionCookies,
 	supabaseCookieOptions,
-} from '#app/platform/supabase/client.server'
-import { isPerAddressMailCooldown, redirectErrorCode, secondsFromMessage, toAuthFailure } from '#app/platform/supabase/errors.server'
+} from '#app/modules/account/backends/supabase/client.server'
+import { isPerAddressMailCooldown, redirectErrorCode, secondsFromMessage, toAuthFailure } from '#app/modules/account/backends/supabase/errors.server'
 import { parseSetCookie } from './browser'
 
 /**

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, expect, test } from 'vitest'
 import type { Database } from '#app/db/database.server'
-import { createSupabaseAuth } from '#app/platform/supabase/backend.server'
+import { createSupabaseAuth } from '#app/modules/account/backends/supabase/backend.server'
 import { describeEachDatabase } from '#tests/support/databases'
 import { APP_URL, Browser, expectError, expectOk } from './browser'
 import { FakeGoTrue } from './fake-gotrue'

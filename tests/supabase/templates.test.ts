@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
 import { LOCALE_CODES, type Locale } from '#app/i18n/locales'
-import { createSupabaseAuth } from '#app/platform/supabase/backend.server'
+import { createSupabaseAuth } from '#app/modules/account/backends/supabase/backend.server'
 import { APP_URL, Browser, expectOk } from './browser'
 import { FakeGoTrue } from './fake-gotrue'
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
-import type { Queryable } from '#app/db/database.server'
-import { createAuthUser } from './databases'
+import { asUser } from '#app/db/as-user.server'
+import type { Database, Queryable } from '#app/db/database.server'
+import { claimsFor, createAuthUser } from './databases'
 import { fundWallet } from './wallet'
 
 /** People and live sessions for the tests of the dares and what is built on them. */
@@ -28,3 +29,24 @@ export async function liveSession(db: Queryable, settings: Partial<Record<'min_b
 	return { id: rows[0]!.id, creator }
 }
 
+
+/**
+ * `count` free dares in a session that takes 100 dares per viewer (its
+ * `max_dares_per_user` and `max_free_dares_per_user` at their maximum,
+ * docs/product.md §5.2): written by as many authors as that needs, in order;
+ * their ids.
+ */
+export async function manyDares(db: Database, sessionId: string, count: number, description = (i: number) => `Dare number ${i}`): Promise<string[]> {
+	const ids: string[] = []
+	while (ids.length < count) {
+		const author = await participant(db)
+		const batch = Math.min(100, count - ids.length)
+		await asUser(db, claimsFor(author), async (tx) => {
+			for (let i = 0; i < batch; i++) {
+				const { rows } = await tx.query<{ id: string }>('select id from public.create_dare($1, $2, 0, $3)', [description(ids.length), sessionId, randomUUID()])
+				ids.push(rows[0]!.id)
+			}
+		})
+	}
+	return ids
+}

@@ -1,5 +1,5 @@
 import type { Locale } from '#app/i18n/locales'
-import type { AuthFailure, OAuthProvider, SignInMethod, Viewer } from '#app/platform/types'
+import type { AuthFailure, OAuthProvider, SignInMethod, Viewer } from './types'
 
 /**
  * What a platform's account system (Better Auth locally, Supabase Auth on

@@ -1,4 +1,4 @@
-import type { AuthFailure } from '#app/platform/types'
+import type { AuthFailure } from './types'
 
 /**
  * An AuthFailure as the one string forms carry (Conform's form errors, a

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { OAuthProvider, SignInMethod } from '#app/platform/types'
+import type { OAuthProvider, SignInMethod } from './types'
 
 /**
  * The rules both account backends apply before they ask Better Auth or

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import { readLocaleCookie } from '#app/i18n/detect.server'
 import { DEFAULT_LOCALE, localeFromPath } from '#app/i18n/locales'
-import type { AccountService, AuthFailure, AuthResult, OAuthProvider, SignInMethod } from '#app/platform/types'
+import type { AccountService, AuthFailure, AuthResult, OAuthProvider, SignInMethod } from './types'
 import { readCookie } from '#app/utils/cookies'
 import { safeRedirectPath } from '#app/utils/redirect'
 import { AccountRefusal, type AccountBackend, type AccountUser, type BackendCall } from './backend.server'

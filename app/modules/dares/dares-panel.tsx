@@ -1,14 +1,14 @@
 import { memo, useEffect, useRef, useState, type FormEvent } from 'react'
 import { useTranslation } from '#app/i18n/translation'
-import { Form, useFetcher, useNavigate, useRouteLoaderData } from 'react-router'
+import { Form, useFetcher, useNavigate } from 'react-router'
 import { toast } from '#app/components/toast'
 import { SubmitButton } from '#app/components/forms'
-import { useGatedAction } from '#app/components/gated-action'
+import { useGatedAction } from '#app/modules/account/gated-action'
 import { usePageReading } from '#app/components/wallet-balance'
-import type { GatedReason } from '#app/modules/auth/gate'
+import type { GatedReason } from '#app/modules/account/gate'
 import { NumberField } from '#app/modules/sessions/number-field'
 import type { Locale } from '#app/i18n/locales'
-import type { loader as rootLoader } from '#app/root'
+import { useRootData } from '#app/root-data'
 import { formatCoins } from '#app/modules/shop/format'
 import { useLiveBalance } from '#app/modules/wallet/live-balance'
 import { RESPOND_FIELD } from './answer'
@@ -127,7 +127,7 @@ function useDareForm(reason: GatedReason, onAnswer: (answer: DareAnswer) => void
 
 /** The balance the header shows, for the client's own check of a boost. */
 function useShownBalance(viewerId: string | null): number | null {
-	const account = useRouteLoaderData<typeof rootLoader>('root')?.account ?? null
+	const account = useRootData()?.account ?? null
 	const userId = account?.userId ?? viewerId ?? ''
 	const base = usePageReading(account?.balance ?? 0, userId)
 	const shown = useLiveBalance(userId, base)

@@ -1,6 +1,6 @@
 import { createContext, data, type MiddlewareFunction, type RouterContextProvider } from 'react-router'
 import { dataWithToast, getToast } from 'remix-toast'
-import type { FlashToast } from '#app/components/toasts'
+import type { FlashToast } from './flash-toast'
 import { TOAST_COOKIE } from '#app/security/toast-cookie.server'
 import { cookieNames } from '#app/utils/cookies'
 

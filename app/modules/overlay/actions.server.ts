@@ -3,7 +3,7 @@ import { redirectWithError, redirectWithSuccess } from 'remix-toast'
 import { translateError } from '#app/i18n/errors'
 import { toAppError } from '#app/db/database.server'
 import { getInstance } from '#app/i18n/i18next.server'
-import { requireViewer } from '#app/modules/auth/require-viewer.server'
+import { requireViewer } from '#app/modules/account/require-viewer.server'
 import { queryAsViewer } from '#app/utils/db.server'
 import { regenerateOverlayKey } from './service.server'
 

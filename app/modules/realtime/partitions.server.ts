@@ -1,4 +1,5 @@
 import type { Database } from '#app/db/database.server'
+import { ADVISORY_LOCKS } from '#app/db/advisory-locks'
 
 /**
  * realtime.messages is partitioned by day, and on Supabase the Realtime server
@@ -19,8 +20,6 @@ export const MESSAGE_MAINTENANCE_INTERVAL_MS = 4 * 60 * 60 * 1000
 
 const PARTITION = /^messages_(\d{4})_(\d{2})_(\d{2})$/
 const DAY_MS = 24 * 60 * 60 * 1000
-/** Two instances keeping the partitions at once take turns. */
-const LOCK_KEY = 7_246_120_261_127
 
 const isoDay = (time: number) => new Date(time).toISOString().slice(0, 10)
 
@@ -32,7 +31,7 @@ export interface PartitionChanges {
 /** Drops the expired days' partitions and creates the missing ones around `now`. */
 export async function maintainMessagePartitions(db: Database, now: Date = new Date()): Promise<PartitionChanges> {
 	return db.transaction(async (tx) => {
-		await tx.query('select pg_advisory_xact_lock($1)', [LOCK_KEY])
+		await tx.query('select pg_advisory_xact_lock($1)', [ADVISORY_LOCKS.messagePartitions])
 		const { rows } = await tx.query<{ name: string }>(
 			`select child.relname as name
 			from pg_catalog.pg_inherits i

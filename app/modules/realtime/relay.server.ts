@@ -27,6 +27,62 @@ export const RELAY_LIMITS = {
 	maxBufferedBytes: 4 * 1024 * 1024,
 	/** How often expired tokens are looked for (their channels are closed). */
 	expiryCheckMs: 1000,
+	/**
+	 * Joins (and token refreshes, which authorise again) a socket may send: a
+	 * burst, then so many a second. A page joins two or three topics; a
+	 * client that joins and leaves in a loop is answered "Too many joins"
+	 * without a database query (realtime-js retries after 1, 2, 5, 10 s).
+	 */
+	joinsPerSocket: { burst: 20, perSecond: 2 },
+	/** The same for all of one client address's sockets together. */
+	joinsPerClient: { burst: 60, perSecond: 10 },
+	/** Authorisations (a transaction each) running at once in this process; the pool keeps the rest for requests. */
+	concurrentAuthorisations: 4,
+	/** Authorisations waiting for one of those; past them a join is answered "Busy" at once. */
+	queuedAuthorisations: 200,
+}
+
+/** A token bucket: `burst` tokens, refilled at `perSecond`. */
+class Bucket {
+	private tokens: number
+	private at = performance.now()
+	constructor(private readonly rate: { burst: number; perSecond: number }) {
+		this.tokens = rate.burst
+	}
+	take(): boolean {
+		const now = performance.now()
+		this.tokens = Math.min(this.rate.burst, this.tokens + ((now - this.at) / 1000) * this.rate.perSecond)
+		this.at = now
+		if (this.tokens < 1) return false
+		this.tokens -= 1
+		return true
+	}
+	/** Full again: nothing to remember. */
+	full(): boolean {
+		return this.tokens + ((performance.now() - this.at) / 1000) * this.rate.perSecond >= this.rate.burst
+	}
+}
+
+/** Refused by `concurrency`: its queue is full. */
+export class Busy extends Error {}
+
+/** Runs at most `limit` tasks at once; `queue` more wait; past them a task is refused with Busy. */
+export function concurrency(limit: number, queue: number) {
+	let running = 0
+	const waiting: Array<() => void> = []
+	return async <T>(task: () => Promise<T>): Promise<T> => {
+		if (running >= limit) {
+			if (waiting.length >= queue) throw new Busy()
+			await new Promise<void>((resolve) => waiting.push(resolve))
+		}
+		running++
+		try {
+			return await task()
+		} finally {
+			running--
+			waiting.shift()?.()
+		}
+	}
 }
 
 export interface RelayOptions {
@@ -53,6 +109,7 @@ interface Connection {
 	channels: Map<string, Channel>
 	/** Joins being authorised, by topic: each counts toward the channel limit; a leave meanwhile cancels it. */
 	joining: Map<string, { cancelled: boolean }>
+	joins: Bucket
 }
 
 class Verdict {
@@ -94,6 +151,15 @@ export function createRelay(options: RelayOptions) {
 	const connections = new Set<Connection>()
 	const subscribers = new Map<string, Set<Connection>>()
 	const perClient = new Map<string, number>()
+	const clientJoins = new Map<string, Bucket>()
+	const authorising = concurrency(limits.concurrentAuthorisations, limits.queuedAuthorisations)
+	/** A join or a token refresh: within the socket's and the client's rates? */
+	const mayAuthorise = (conn: Connection): boolean => {
+		let bucket = clientJoins.get(conn.client)
+		if (!bucket) clientJoins.set(conn.client, (bucket = new Bucket(limits.joinsPerClient)))
+		return conn.joins.take() && bucket.take()
+	}
+	const authorise = (topic: string, claims: RealtimeClaims) => authorising(() => authoriseTopic(options.db, topic, claims))
 
 	/** Sends unless the socket is closed; a socket that lets too much pile up unread is closed instead. */
 	const sendText = (conn: Connection, text: string | Buffer): boolean => {
@@ -133,6 +199,7 @@ export function createRelay(options: RelayOptions) {
 		if (!conn.channels.has(frame.topic) && conn.channels.size + conn.joining.size >= limits.channelsPerSocket) {
 			return send(conn, reply(frame, 'error', { reason: 'Too many channels' }))
 		}
+		if (!mayAuthorise(conn)) return send(conn, reply(frame, 'error', { reason: 'Too many joins: wait a moment' }))
 		const pending = { cancelled: false }
 		conn.joining.set(frame.topic, pending)
 		let verified: Awaited<ReturnType<RelayOptions['verify']>>
@@ -140,7 +207,10 @@ export function createRelay(options: RelayOptions) {
 		const name = frame.topic.slice('realtime:'.length)
 		try {
 			verified = await options.verify(frame.payload.access_token ?? conn.apikey)
-			allowed = verified !== null && (await authoriseTopic(options.db, name, verified.claims))
+			allowed = verified !== null && (await authorise(name, verified.claims))
+		} catch (error) {
+			if (error instanceof Busy) return send(conn, reply(frame, 'error', { reason: 'Busy: try again' }))
+			throw error
 		} finally {
 			conn.joining.delete(frame.topic)
 		}
@@ -160,9 +230,15 @@ export function createRelay(options: RelayOptions) {
 	const refresh = async (conn: Connection, frame: Frame) => {
 		const channel = conn.channels.get(frame.topic)
 		if (!channel) return
+		// A refresh in a loop is a join flood too: past the rate the channel is closed (realtime-js joins again, with the new token).
+		if (!mayAuthorise(conn)) return closeChannel(conn, frame.topic, 'Too many joins: wait a moment')
 		const verified = await options.verify(frame.payload.access_token)
 		if (!verified) return closeChannel(conn, frame.topic, 'Invalid token')
-		if (!(await authoriseTopic(options.db, channel.topic, verified.claims))) return closeChannel(conn, frame.topic, 'Unauthorized')
+		const allowed = await authorise(channel.topic, verified.claims).catch((error: unknown) => {
+			if (error instanceof Busy) return false
+			throw error
+		})
+		if (!allowed) return closeChannel(conn, frame.topic, 'Unauthorized')
 		channel.claims = verified.claims
 		channel.exp = verified.exp
 	}
@@ -196,6 +272,7 @@ export function createRelay(options: RelayOptions) {
 	const expiry = setInterval(() => {
 		const now = Date.now() / 1000
 		for (const conn of connections) for (const [topic, channel] of conn.channels) if (channel.exp <= now) closeChannel(conn, topic, 'Token has expired')
+		for (const [client, bucket] of clientJoins) if (bucket.full() && !perClient.has(client)) clientJoins.delete(client)
 	}, limits.expiryCheckMs)
 	expiry.unref()
 
@@ -225,7 +302,7 @@ export function createRelay(options: RelayOptions) {
 				return true
 			}
 			wss.handleUpgrade(req, socket, head, (ws) => {
-				const conn: Connection = { ws, vsn, client, apikey: url.searchParams.get('apikey'), channels: new Map(), joining: new Map() }
+				const conn: Connection = { ws, vsn, client, apikey: url.searchParams.get('apikey'), channels: new Map(), joining: new Map(), joins: new Bucket(limits.joinsPerSocket) }
 				connections.add(conn)
 				perClient.set(client, (perClient.get(client) ?? 0) + 1)
 				ws.on('message', (data, isBinary) => onMessage(conn, data, isBinary))
@@ -264,8 +341,19 @@ export function createRelay(options: RelayOptions) {
 			return [...subscribers.keys()].map((topic) => topic.slice('realtime:'.length))
 		},
 
-		async close() {
+		/**
+		 * Closes every socket with 1001 (going away: realtime-js reconnects,
+		 * through the load balancer to another instance) and gives the clients
+		 * `graceMs` to answer the close frame; then cuts off those that did not.
+		 */
+		async close(graceMs = 1_000) {
 			clearInterval(expiry)
+			const open = [...connections]
+			const closed = Promise.all(open.map((conn) => new Promise<void>((resolve) => (conn.ws.readyState === conn.ws.CLOSED ? resolve() : conn.ws.once('close', () => resolve())))))
+			for (const conn of open) conn.ws.close(1001, 'Server shutting down')
+			let timer: NodeJS.Timeout | undefined
+			await Promise.race([closed, new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))])
+			clearTimeout(timer)
 			for (const conn of connections) conn.ws.terminate()
 			await new Promise<void>((resolve) => wss.close(() => resolve()))
 		},

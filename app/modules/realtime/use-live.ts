@@ -1,8 +1,8 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react'
 import type { RealtimeClient } from '@supabase/realtime-js'
-import { useNavigation, useRevalidator, useRouteLoaderData } from 'react-router'
+import { useNavigation, useRevalidator } from 'react-router'
 import type { PublicEnv } from '#app/env.server'
-import type { loader as rootLoader } from '#app/root'
+import { useRootData } from '#app/root-data'
 
 /**
  * Live updates in the browser, with realtime-js (its own heartbeat,
@@ -86,7 +86,7 @@ export function useLiveTopic(
 	onRejoin?: () => void,
 ): LiveState {
 	const [state, setState] = useState<LiveState>('connecting')
-	const env = useRouteLoaderData<typeof rootLoader>('root')?.env
+	const env = useRootData()?.env
 	// Primitives, so that a revalidated root (a new env object) does not resubscribe.
 	const platform = env?.PLATFORM
 	const supabaseUrl = env?.SUPABASE_URL

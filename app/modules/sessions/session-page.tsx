@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react'
 import { useTranslation } from '#app/i18n/translation'
 import { Form, Link, useLocation } from 'react-router'
-import { useGatedAction } from '#app/components/gated-action'
+import { useGatedAction } from '#app/modules/account/gated-action'
 import { useConsent } from '#app/modules/consent/consent-context'
 import { PageTitle } from '#app/components/page-title'
 import { SESSION_CARD } from '#app/modules/seo/session-card'

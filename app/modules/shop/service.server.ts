@@ -2,7 +2,7 @@ import type Stripe from 'stripe'
 import type { AppServices } from '#app/context.server'
 import { DbError, toAppError } from '#app/db/database.server'
 import type { ShopPack } from '#app/env.server'
-import type { Viewer } from '#app/platform/types'
+import type { Viewer } from '#app/modules/account/types'
 import { asCaller } from '#app/modules/wallet/as-caller.server'
 import { checkoutLocale, stripeClient } from './stripe.server'
 

@@ -5,7 +5,7 @@ import { translateError } from '#app/i18n/errors'
 import { toAppError } from '#app/db/database.server'
 import { getInstance } from '#app/i18n/i18next.server'
 import { backTo, postOnly, readBody, requireViewer } from '#app/modules/account/api.server'
-import { UsernameSchema } from '#app/modules/auth/schemas'
+import { UsernameSchema } from '#app/modules/account/schemas'
 import { queryAsViewer } from '#app/utils/db.server'
 import { wantsJson } from '#app/utils/http'
 

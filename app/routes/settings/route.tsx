@@ -2,13 +2,13 @@ import { useTranslation } from '#app/i18n/translation'
 import { data } from 'react-router'
 import { redirectWithError, redirectWithSuccess } from 'remix-toast'
 import type { Route } from './+types/route'
-import { DeleteAccount } from '#app/components/delete-account'
+import { DeleteAccount } from '#app/modules/account/delete-account'
 import { translateError } from '#app/i18n/errors'
 import { PageTitle } from '#app/components/page-title'
 import { servicesContext } from '#app/context.server'
 import { getInstance } from '#app/i18n/i18next.server'
 import type { Locale } from '#app/i18n/locales'
-import { requireViewer } from '#app/modules/auth/require-viewer.server'
+import { requireViewer } from '#app/modules/account/require-viewer.server'
 import { connectablePlatforms } from '#app/modules/channels/connect.server'
 import { LinkedChannels } from '#app/modules/sessions/linked-channels'
 import { getLinkedChannels } from '#app/modules/sessions/service.server'
@@ -18,12 +18,12 @@ import sessionsStylesHref from '#app/styles/sessions.css?url'
 import shopStylesHref from '#app/styles/shop.css?url'
 import { queryAsViewer } from '#app/utils/db.server'
 import { LanguageSection } from './language'
-import { ProfileSection, USERNAME_INTENT } from './profile'
-import { saveUsername } from './profile.server'
-import { LINK_INTENT, PROVIDER_NAMES, SignInMethodsSection, UNLINK_INTENT } from './sign-in-methods'
-import { changeSignInMethod } from './sign-in-methods.server'
-import { TOTP_CONFIRM_INTENT, TOTP_DISABLE_INTENT, TOTP_ENROLL_INTENT, TwoFactorSection } from './two-factor'
-import { changeTwoFactor } from './two-factor.server'
+import { ProfileSection, USERNAME_INTENT } from '#app/modules/account/settings/profile'
+import { saveUsername } from '#app/modules/account/settings/profile.server'
+import { LINK_INTENT, PROVIDER_NAMES, SignInMethodsSection, UNLINK_INTENT } from '#app/modules/account/settings/sign-in-methods'
+import { changeSignInMethod } from '#app/modules/account/settings/sign-in-methods.server'
+import { TOTP_CONFIRM_INTENT, TOTP_DISABLE_INTENT, TOTP_ENROLL_INTENT, TwoFactorSection } from '#app/modules/account/settings/two-factor'
+import { changeTwoFactor } from '#app/modules/account/settings/two-factor.server'
 
 export const links: Route.LinksFunction = () => [
 	{ rel: 'stylesheet', href: sessionsStylesHref },
@@ -35,7 +35,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 	const { platform: { accounts }, env } = context.get(servicesContext)
 	const here = `/${params.lang}/settings`
 	if (new URL(request.url).searchParams.has('link')) {
-		// Back from connecting a provider (see sign-in-methods.server.ts): say how it went, on a clean URL.
+		// Back from connecting a provider (see app/modules/account/settings/sign-in-methods.server.ts): say how it went, on a clean URL.
 		const t = getInstance(context).t
 		const result = await accounts.finishLink(request)
 		return result.ok
@@ -63,7 +63,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 	)
 }
 
-/** Each form names itself with its submit button's intent and has its own schema (see the section files). */
+/** Each form names itself with its submit button's intent and has its own schema (see the section files in app/modules/account/settings). */
 export async function action({ request, context, params }: Route.ActionArgs) {
 	requireViewer(request, context)
 	const formData = await request.formData()

@@ -1,7 +1,7 @@
 import { createContext, lazy, Suspense, useCallback, useContext, useState, type ReactNode } from 'react'
 import { useLocation } from 'react-router'
+import type { Variant } from './auth-dialog-content'
 
-export type Variant = 'sign-in' | 'sign-up'
 type OpenOptions = { variant?: Variant; onDismiss?: () => void }
 
 const AuthDialog = lazy(() => import('./auth-dialog-content'))

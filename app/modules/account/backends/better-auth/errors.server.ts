@@ -1,5 +1,5 @@
 import { isAPIError } from 'better-auth/api'
-import type { AuthErrorCode, AuthFailure } from '#app/platform/types'
+import type { AuthErrorCode, AuthFailure } from '#app/modules/account/types'
 
 /**
  * Better Auth's refusals, as the product's error codes (docs/product.md §12).

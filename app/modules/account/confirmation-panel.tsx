@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react'
 import { useTranslation } from '#app/i18n/translation'
 import { Form } from 'react-router'
 import { useHydrated } from '#app/utils/use-hydrated'
-import { SubmitButton } from './forms'
+import { SubmitButton } from '#app/components/forms'
 
 export const RESEND_COOLDOWN_SECONDS = 60
 

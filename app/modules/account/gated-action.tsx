@@ -1,7 +1,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, type ReactNode } from 'react'
 import { useTranslation } from '#app/i18n/translation'
 import { toast } from '#app/components/toast'
-import type { GatedReason } from '#app/modules/auth/gate'
+import type { GatedReason } from './gate'
 import { useAuthDialog } from './auth-dialog'
 
 /**

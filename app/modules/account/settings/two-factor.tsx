@@ -4,7 +4,7 @@ import { useTranslation } from '#app/i18n/translation'
 import { Form } from 'react-router'
 import { z } from '#app/utils/zod'
 import { ErrorList, Field, SubmitButton } from '#app/components/forms'
-import { PasswordSchema, TotpCodeSchema } from '#app/modules/auth/schemas'
+import { PasswordSchema, TotpCodeSchema } from '#app/modules/account/schemas'
 
 export const TOTP_ENROLL_INTENT = 'totp-enroll'
 export const TOTP_DISABLE_INTENT = 'totp-disable'

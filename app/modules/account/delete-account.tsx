@@ -1,8 +1,8 @@
 import { useTranslation } from '#app/i18n/translation'
-import { Form, useRouteLoaderData } from 'react-router'
-import type { loader as rootLoader } from '#app/root'
+import { Form } from 'react-router'
+import { useRootData } from '#app/root-data'
 import { formatCoins } from '#app/modules/shop/format'
-import { SubmitButton } from './forms'
+import { SubmitButton } from '#app/components/forms'
 
 /** The id of the account dialog's delete-account disclosure, which toasts point to. */
 export const GATE_DELETE_ACCOUNT_ID = 'gate-delete-account'
@@ -27,7 +27,7 @@ export function openDeleteAccount(id: string) {
  */
 export function DeleteAccount({ back, id }: { back: string; id?: string }) {
 	const { t, i18n } = useTranslation()
-	const account = useRouteLoaderData<typeof rootLoader>('root')?.account
+	const account = useRootData()?.account
 	const totp = account?.totp === true
 	const balance = account?.balance ?? 0
 	const fieldId = `${id ?? 'delete-account'}-proof`

@@ -3,11 +3,11 @@ import { useTranslation } from '#app/i18n/translation'
 import { Form, useFetcher, useLocation } from 'react-router'
 import { toast } from '#app/components/toast'
 import type { Locale } from '#app/i18n/locales'
-import type { AccountGate } from '#app/modules/auth/gate.server'
-import { checkUsername } from '#app/modules/auth/username'
+import type { AccountGate } from './gate.server'
+import { checkUsername } from './username'
 import { useHydrated } from '#app/utils/use-hydrated'
 import { DeleteAccount, GATE_DELETE_ACCOUNT_ID, openDeleteAccount } from './delete-account'
-import { SubmitButton } from './forms'
+import { SubmitButton } from '#app/components/forms'
 
 /**
  * The complete-sign-up and terms dialogs (docs/product.md §2.7), forced on every
@@ -59,7 +59,7 @@ export function AccountGateDialog({ gate, locale, termsVersion }: { gate: NonNul
 			stepAside(t('account.complete-required'))
 		}
 		// Declining the terms records nothing: with JavaScript it is answered
-		// here (without, the server answers the same, see api/auth.server.ts).
+		// here (without, the server answers the same, see app/routes/api/auth-consent.ts).
 		const onDecline = (event: Event) => {
 			const submitter = (event as SubmitEvent).submitter
 			if (!(submitter instanceof HTMLButtonElement) || submitter.value !== 'decline') return

@@ -2,7 +2,7 @@ import { useTranslation } from '#app/i18n/translation'
 import { Form } from 'react-router'
 import { z } from '#app/utils/zod'
 import { SubmitButton } from '#app/components/forms'
-import type { OAuthProvider, SignInMethod } from '#app/platform/types'
+import type { OAuthProvider, SignInMethod } from '#app/modules/account/types'
 
 /** Brand names, the same in every language. */
 export const PROVIDER_NAMES: Record<OAuthProvider, string> = { google: 'Google', twitch: 'Twitch' }

@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { createRoutesStub, Outlet } from 'react-router'
 import { afterEach, beforeEach, expect, test, vi, type MockInstance } from 'vitest'
 import { AuthDialogProvider } from './auth-dialog'
-import { SiteHeader } from './site-header'
+import { SiteHeader } from '#app/components/site-header'
 import { testI18n, Translated, spyOnShowModal } from '#tests/support/components'
 
 /**

@@ -4,7 +4,7 @@ import { useTranslation } from '#app/i18n/translation'
 import { Form } from 'react-router'
 import { z } from '#app/utils/zod'
 import { ErrorList, Field, SubmitButton } from '#app/components/forms'
-import { UsernameSchema } from '#app/modules/auth/schemas'
+import { UsernameSchema } from '#app/modules/account/schemas'
 
 export const USERNAME_INTENT = 'username'
 export const UsernameSettingsSchema = z.object({ username: UsernameSchema })

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto'
 import { describe, expect, test } from 'vitest'
-import type { Viewer } from '#app/platform/types'
+import type { Viewer } from '#app/modules/account/types'
 import { authSessionsTopic, FRESH_MS, SessionCache, TTL_MS } from './session-cache.server'
 
 const SECRET = 'unit-test-secret-that-is-long-enough-0123456789'

@@ -2,11 +2,11 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { createRoutesStub, Form, Outlet, redirect, useLoaderData } from 'react-router'
 import { afterEach, beforeEach, expect, test, vi } from 'vitest'
-import type { AccountGate } from '#app/modules/auth/gate.server'
+import type { AccountGate } from './gate.server'
 import { resources } from '#locales/index'
 import { AuthDialogProvider, useAuthDialog } from './auth-dialog'
 import { GatedActionProvider, readinessOf, useGatedAction } from './gated-action'
-import { AppToaster } from './toasts'
+import { AppToaster } from '#app/components/toasts'
 import { testI18n, Translated } from '#tests/support/components'
 
 /**

@@ -2,7 +2,9 @@ import { useEffect, useMemo, useRef } from 'react'
 import { useTranslation } from '#app/i18n/translation'
 import { useFetcher, useLocation, type Form } from 'react-router'
 import { SignInMethods, SignUpForm, type SignInActionData, type SignUpActionData } from './auth-forms'
-import type { Variant } from './auth-dialog'
+
+/** Which of the two forms the dialog shows. */
+export type Variant = 'sign-in' | 'sign-up'
 
 /**
  * The dialog itself, loaded when it first opens (auth-dialog.tsx): its forms

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { Database } from '#app/db/database.server'
 import type { Env } from '#app/env.server'
-import { createSmtpMailer } from '#app/mail/smtp.server'
-import type { MailAdapter, Platform } from '#app/platform/types'
+import type { AccountService, AuthAdapter } from '#app/modules/account/types'
 import { createSupabaseAuth, type SupabaseAuthOptions } from './backend.server'
 
 export { SUPABASE_COOKIE_OPTIONS, createSupabaseServerClient } from './client.server'
@@ -33,10 +32,10 @@ function rateLimitSecret(shared: string): string {
 }
 
 /**
- * Platform `supabase`: Supabase Auth through @supabase/ssr, the project's
- * Postgres through DATABASE_URL (queries still run as the user, with the
- * claims Supabase verified). (Delivery through Supabase Realtime is
- * app/modules/realtime's, ADR 035.)
+ * The Supabase platform's accounts: Supabase Auth through @supabase/ssr
+ * (backend.server.ts), over the project's Postgres through DATABASE_URL
+ * (queries still run as the user, with the claims Supabase verified). The
+ * platform (app/platform/index.server.ts) calls this.
  *
  * `db` (optional, always given by the server) lets account deletion remove
  * the auth.users row in one statement (the `before delete` trigger settles
@@ -44,23 +43,8 @@ function rateLimitSecret(shared: string): string {
  * keeps the rate-limit counters in app_private.rate_limits, shared by every
  * instance; without it the counters are per process.
  */
-export async function createSupabasePlatform(env: Env, db?: Database): Promise<Platform> {
+export async function createSupabaseAccounts(env: Env, db?: Database): Promise<{ accounts: AccountService; auth: AuthAdapter }> {
 	const { accounts, auth, ready } = createSupabaseAuth(supabaseAuthOptions(env, db))
 	await ready()
-	// Supabase sends its own auth mails (supabase/templates); the app's other
-	// mails go through SMTP when configured.
-	const mail: MailAdapter = env.SMTP_URL
-		? createSmtpMailer(env.SMTP_URL, env.MAIL_FROM)
-		: {
-				transport: 'supabase',
-				async send(m) {
-					throw new Error(`No SMTP_URL configured: cannot send "${m.kind}" mail on the supabase platform`)
-				},
-			}
-	return {
-		name: 'supabase',
-		auth,
-		mail,
-		accounts,
-	}
+	return { accounts, auth }
 }

@@ -1,12 +1,12 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
 import { useTranslation } from '#app/i18n/translation'
-import { Form, Link, useRouteLoaderData } from 'react-router'
-import type { loader as rootLoader } from '#app/root'
-import { SignInSchema, SignUpSchema } from '#app/modules/auth/schemas'
+import { Form, Link } from 'react-router'
+import { useRootData } from '#app/root-data'
+import { SignInSchema, SignUpSchema } from './schemas'
 import { useTrackOnce } from '#app/modules/analytics/use-track'
 import { ConfirmationPanel } from './confirmation-panel'
-import { ErrorList, Field, SubmitButton } from './forms'
+import { ErrorList, Field, SubmitButton } from '#app/components/forms'
 import { TermsDisclaimer } from './terms-disclaimer'
 
 /**
@@ -49,7 +49,7 @@ export function SignInMethods({ lang, redirectTo, actionData, FormComponent = Fo
 	})
 	const oauthError = actionData?.intent === 'oauth' ? actionData.error : null
 	// Only the providers this deployment has configured are offered.
-	const providers = useRouteLoaderData<typeof rootLoader>('root')?.oauthProviders ?? []
+	const providers = useRootData()?.oauthProviders ?? []
 	return (
 		<>
 			{providers.includes('twitch') ? (

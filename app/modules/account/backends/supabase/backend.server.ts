@@ -9,7 +9,7 @@ import { MemoryRateLimiter } from '#app/modules/account/memory-rate-limit.server
 import { RateLimiter } from '#app/modules/account/rate-limit.server'
 import { OAUTH_PROVIDERS, TOTP_CODE, inSignInOrder, isOAuthProvider } from '#app/modules/account/rules.server'
 import { createAccountService } from '#app/modules/account/service.server'
-import type { AccountService, AuthAdapter, AuthFailure, OAuthProvider, SignInMethod, Viewer } from '#app/platform/types'
+import type { AccountService, AuthAdapter, AuthFailure, OAuthProvider, SignInMethod, Viewer } from '#app/modules/account/types'
 import {
 	authStorageKey,
 	createDetachedClient,

@@ -1,4 +1,4 @@
-import type { AuthErrorCode, AuthFailure, AuthResult } from '#app/platform/types'
+import type { AuthErrorCode, AuthFailure, AuthResult } from '#app/modules/account/types'
 
 /**
  * Supabase Auth's (GoTrue's) refusals, as the product's error codes

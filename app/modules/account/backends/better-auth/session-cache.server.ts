@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
-import type { Viewer } from '#app/platform/types'
+import type { Viewer } from '#app/modules/account/types'
 
 /**
  * The signed-in viewer from memory (docs/decisions/044-session-cache.md).
