@@ -1,16 +1,16 @@
--- Local platform only: Better Auth's tables (app/platform/local), which sign-up,
+-- Local platform only: Better Auth's tables (app/modules/account/backends/better-auth), which sign-up,
 -- sessions, OAuth and TOTP live in on the local platform. On Supabase,
 -- Supabase Auth owns all of this and these tables do not exist.
 --
 -- They live in their own schema, not in public: public is what Supabase
 -- exposes through its Data API, and nothing here is for a browser. The app
 -- reaches them as the connection's owner role only (Better Auth through the
--- Kysely dialect in app/platform/local/kysely-dialect.server.ts); the API roles
+-- Kysely dialect in app/modules/account/backends/better-auth/kysely-dialect.server.ts); the API roles
 -- get nothing.
 --
 -- Tables and columns are exactly what Better Auth 1.7 writes for its core
 -- (user, session, account, verification) and its twoFactor plugin, plus the
--- additional fields app/platform/local/better-auth.server.ts declares (user.locale,
+-- additional fields app/modules/account/backends/better-auth/better-auth.server.ts declares (user.locale,
 -- session.aal, account.providerLogin), checked against Better Auth's own
 -- migration output (getMigrations().compileMigrations() with our options).
 -- Better Auth validates this schema on first use and refuses to run if a

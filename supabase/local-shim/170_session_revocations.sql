@@ -2,7 +2,7 @@
 -- `auth_sessions_{userId}` whenever something Better Auth keeps could end or
 -- lessen a session of that user, in the transaction that does it. Every app
 -- instance reads the marks (app/modules/realtime/broadcaster.server.ts) and
--- its in-process session cache (app/platform/local/session-cache.server.ts)
+-- its in-process session cache (app/modules/account/backends/better-auth/session-cache.server.ts)
 -- forgets the user's sessions; see docs/decisions/044-session-cache.md.
 --
 --  * a session row deleted: sign-out, a sign-in replacing the browser's

@@ -114,7 +114,7 @@ grant execute on function public.give_consent(text, text) to anon, authenticated
 -- (JWT claim aal = 'aal2') before changing anything of theirs. Supabase Auth
 -- issues aal1 tokens after the password alone; without this check such a
 -- token could call the database directly and skip the second factor. The
--- local platform's claims carry aal too (app/platform/local).
+-- local platform's claims carry aal too (app/modules/account/backends/better-auth).
 --
 -- has_assurance() is for policies (it runs as the caller, so the API roles
 -- may execute it); assert_assurance() is for definer functions and raises

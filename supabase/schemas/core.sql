@@ -130,7 +130,7 @@ create trigger on_auth_user_created
   for each row execute function public.handle_new_user();
 
 -- Rate-limit counters for the Supabase platform's account routes
--- (app/platform/supabase/account-service.server.ts), shared by every app
+-- (app/modules/account/rate-limit.server.ts), shared by every app
 -- instance: sign-in, sign-up, reset, resend and the rest count per address
 -- and per IP here, as the local platform counts in
 -- better_auth.app_rate_limit (supabase/local-shim/150_better_auth.sql).
