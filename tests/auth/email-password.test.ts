@@ -393,6 +393,19 @@ describeEachDatabase('e-mail and password accounts', (getDb) => {
 		expect(rows.some((r) => r.key.includes('@') || r.key.includes('203.0.113'))).toBe(false)
 	})
 
+	test('rate limits count guesses only: an owner who signs in again and again is never locked out, and a guess after it still counts', async () => {
+		const h = createHarness(getDb(), mail, {
+			trustProxy: 1,
+			rateLimits: { signInPerAddressAndClient: { max: 3, windowSeconds: 60 }, signInPerClient: { max: 3, windowSeconds: 60 } },
+		})
+		const { email, password } = await signUpAndConfirm(h, mail, h.browser())
+		const from = () => h.browser({ 'x-forwarded-for': '198.51.100.1, 203.0.113.40' }).request('/en/login')
+		// Issue 24: ten sign-ins in a quarter of an hour from one network locked the owner out.
+		for (let i = 0; i < 10; i++) expectOk(await h.accounts.signIn(from(), { email, password }))
+		for (let i = 0; i < 3; i++) expectError(await h.accounts.signIn(from(), { email, password: 'wrong one' }), 'error-invalid-credentials')
+		expectError(await h.accounts.signIn(from(), { email, password }), 'error-rate-limited', 429)
+	})
+
 	test('without a trusted proxy, X-Forwarded-For is ignored: a client cannot pick its own address', async () => {
 		const h = createHarness(getDb(), mail, { rateLimits: { signInPerClient: { max: 2, windowSeconds: 60 } } })
 		for (let i = 0; i < 4; i++) {

@@ -10,6 +10,8 @@ export interface Limiter {
 	key(scope: string, value: string): string
 	consume(key: string, limit: RateLimit): Promise<LimitDecision> | LimitDecision
 	restart(key: string, windowSeconds: number): Promise<void> | void
+	/** Takes back one counted attempt (a sign-in that succeeded is not an attempt to guess). */
+	giveBack(key: string): Promise<void> | void
 }
 
 export type AuthLogLevel = 'debug' | 'info' | 'warn' | 'error'

@@ -52,6 +52,12 @@ export class MemoryRateLimiter {
 		this.#set(key, { startedAt: this.#now(), hits: 1, windowSeconds })
 	}
 
+	/** Takes back one counted attempt of the current window. */
+	giveBack(key: string): void {
+		const current = this.#windows.get(key)
+		if (current && current.hits > 0) current.hits -= 1
+	}
+
 	#refusal(now: number, startedAt: number, windowSeconds: number): LimitDecision {
 		return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((startedAt + windowSeconds * 1000 - now) / 1000)) }
 	}

@@ -57,6 +57,11 @@ export class RateLimiter {
 		)
 	}
 
+	/** Takes back one counted attempt of the current window. */
+	async giveBack(key: string): Promise<void> {
+		await this.#db.query(`update ${this.#table} set hits = greatest(hits - 1, 0) where key = $1`, [key])
+	}
+
 	/**
 	 * Expired counters are reset in place on their next use; keys never seen
 	 * again would stay forever, so now and then (every few hundred attempts

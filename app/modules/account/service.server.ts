@@ -92,6 +92,11 @@ export function createAccountService<Native>(backend: AccountBackend<Native>, op
 		}
 	}
 
+	/** Takes back the attempts `limit` counted for these checks. */
+	async function giveBack(checks: readonly Check[]): Promise<void> {
+		for (const [scope, value] of checks) if (value !== null) await limiter.giveBack(limiter.key(scope, value))
+	}
+
 	function fail(code: AuthFailure['code'], status: number, reasons?: string[]): never {
 		throw new AccountRefusal(reasons ? { code, status, reasons } : { code, status })
 	}
@@ -204,10 +209,11 @@ export function createAccountService<Native>(backend: AccountBackend<Native>, op
 				// guesses use up their own attempts, never the owner's on the owner's
 				// device (the cookie a sign-in there left) or network.
 				const client = knownDevice(request, address) ? `device:${knownDevice(request, address)}` : `ip:${c.ip ?? 'unknown'}`
-				await limit([
+				const checks: Check[] = [
 					['sign-in:client', c.ip, limits.signInPerClient],
 					['sign-in:address+client', `${address}\0${client}`, limits.signInPerAddressAndClient],
-				])
+				]
+				await limit(checks)
 				if (!isPlausiblePassword(input.password)) fail('error-invalid-credentials', 400)
 				// "Not confirmed yet" would tell, right after a sign-up with that
 				// address, whether it already had a confirmed account (whose password
@@ -218,6 +224,9 @@ export function createAccountService<Native>(backend: AccountBackend<Native>, op
 					throw error
 				})
 				rememberDevice(c.headers, request, address)
+				// Only guesses count: a sign-in that worked (the owner signing in
+				// again and again on a shared network) gives its attempt back.
+				await giveBack(checks)
 				return result
 			}),
 
