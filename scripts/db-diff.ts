@@ -166,7 +166,7 @@ async function main() {
 	if (!values.check && !values.name) throw new Error('say --check, or --name <what the change does> to write the next migration')
 	const supabaseDir = resolve('supabase')
 	const { sql, facts: other } = await diffSchemas(admin, supabaseDir)
-	if (other.length > 0) {
+	if (other.length > 0 && (values.check || sql === '')) {
 		console.log(`-- What migra does not write (privileges, comments, settings): - the migrations, + the schemas\n${other.map((l) => `-- ${l}`).join('\n')}\n`)
 	}
 	if (values.check) {
@@ -180,9 +180,10 @@ async function main() {
 		process.exitCode = 1
 		return
 	}
-	if (other.length > 0) {
-		console.error('db:diff: the lines above are not in the migration it writes: add their statements to it by hand.')
+	if (sql === '' && other.length > 0) {
+		console.error('db:diff: only the lines above differ, and migra writes none of them: write the migration by hand.')
 		process.exitCode = 1
+		return
 	}
 	if (sql === '') {
 		console.log('db:diff: nothing to write, the migrations already say what the schemas say')
@@ -195,6 +196,12 @@ async function main() {
 	const file = join(supabaseDir, 'migrations', `${stamp}_${values.name!.replace(/\W+/g, '_')}.sql`)
 	writeFileSync(file, `-- Written by npm run db:diff from supabase/schemas: say here why.\n\n${sql}\n`)
 	console.log(`db:diff: wrote ${file}`)
+	// What migra does not write (a grant on a function, a comment) is still missing: say so.
+	const after = await diffSchemas(admin, supabaseDir)
+	if (after.sql !== '' || after.facts.length > 0) {
+		console.error(`db:diff: the migration does not say all of it yet; add by hand:\n${[after.sql, ...after.facts].filter(Boolean).join('\n')}`)
+		process.exitCode = 1
+	}
 }
 
 // Run as a script (npm run db:diff), not when a test imports diffSchemas.

@@ -6,6 +6,58 @@
 -- read and comment the migration it writes, commit both. `npm run db:diff --
 -- --check` (in npm test) fails while the two disagree.
 
+-- Accounts, hardened: rules that guard a user's data, enforced where every
+-- client meets them (the Data API on Supabase included), not in the app.
+
+-- ---------------------------------------------------------------------------
+-- Two-factor assurance
+-- ---------------------------------------------------------------------------
+
+-- A user with a verified second factor must have proved it in this session
+-- (JWT claim aal = 'aal2') before changing anything of theirs. Supabase Auth
+-- issues aal1 tokens after the password alone; without this check such a
+-- token could call the database directly and skip the second factor. The
+-- local platform's claims carry aal too (app/modules/account/backends/better-auth).
+--
+-- has_assurance() is for policies (it runs as the caller, so the API roles
+-- may execute it); assert_assurance() is for definer functions and raises
+-- error-aal2-required. Both read auth.mfa_factors with definer rights:
+-- the API roles have no privilege on the auth schema's tables.
+create function app_private.has_assurance()
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select coalesce((select auth.jwt()) ->> 'aal', 'aal1') = 'aal2'
+    or not exists (
+      select 1 from auth.mfa_factors f
+      where f.user_id = (select auth.uid())
+        and f.status = 'verified'
+    );
+$$;
+revoke all on function app_private.has_assurance() from public, anon, authenticated;
+grant execute on function app_private.has_assurance() to authenticated;
+
+create function app_private.assert_assurance()
+returns void
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  if not app_private.has_assurance() then
+    raise exception using message = 'error-aal2-required', errcode = 'P0001';
+  end if;
+end;
+$$;
+revoke all on function app_private.assert_assurance() from public, anon, authenticated;
+
+grant usage on schema app_private to authenticated;
+
+
 -- ---------------------------------------------------------------------------
 -- Consents
 -- ---------------------------------------------------------------------------
@@ -22,7 +74,7 @@ create table public.consents (
 alter table public.consents enable row level security;
 create policy "Users can read their own consents"
   on public.consents for select to authenticated
-  using (user_id = (select auth.uid()));
+  using (user_id = (select auth.uid()) and (select app_private.has_assurance()));
 
 -- Consents are recorded only through give_consent(), which stamps the
 -- caller's id and the time itself.
@@ -103,64 +155,17 @@ grant execute on function public.give_consent(text, text) to anon, authenticated
 revoke all on function public.give_consent(text, text) from public, anon, authenticated;
 grant execute on function public.give_consent(text, text) to anon, authenticated, service_role;
 
--- Accounts, hardened: rules that guard a user's data, enforced where every
--- client meets them (the Data API on Supabase included), not in the app.
-
--- ---------------------------------------------------------------------------
--- Two-factor assurance
--- ---------------------------------------------------------------------------
-
--- A user with a verified second factor must have proved it in this session
--- (JWT claim aal = 'aal2') before changing anything of theirs. Supabase Auth
--- issues aal1 tokens after the password alone; without this check such a
--- token could call the database directly and skip the second factor. The
--- local platform's claims carry aal too (app/modules/account/backends/better-auth).
---
--- has_assurance() is for policies (it runs as the caller, so the API roles
--- may execute it); assert_assurance() is for definer functions and raises
--- error-aal2-required. Both read auth.mfa_factors with definer rights:
--- the API roles have no privilege on the auth schema's tables.
-create function app_private.has_assurance()
-returns boolean
-language sql
-stable
-security definer
-set search_path = ''
-as $$
-  select coalesce((select auth.jwt()) ->> 'aal', 'aal1') = 'aal2'
-    or not exists (
-      select 1 from auth.mfa_factors f
-      where f.user_id = (select auth.uid())
-        and f.status = 'verified'
-    );
-$$;
-revoke all on function app_private.has_assurance() from public, anon, authenticated;
-grant execute on function app_private.has_assurance() to authenticated;
-
-create function app_private.assert_assurance()
-returns void
-language plpgsql
-stable
-security definer
-set search_path = ''
-as $$
-begin
-  if not app_private.has_assurance() then
-    raise exception using message = 'error-aal2-required', errcode = 'P0001';
-  end if;
-end;
-$$;
-revoke all on function app_private.assert_assurance() from public, anon, authenticated;
-
-grant usage on schema app_private to authenticated;
-
 -- ---------------------------------------------------------------------------
 -- Two-factor assurance on everything a user writes
 -- ---------------------------------------------------------------------------
 
--- Profiles are written straight through the Data API (RLS, column grants):
--- the policies ask for the assurance, in USING too so an aal1 token cannot
--- even aim an update at its own row.
+-- Profiles are read and written straight through the Data API (RLS, column
+-- grants): the policies ask for the assurance, in USING too so an aal1 token
+-- can neither read its own row nor even aim an update at it.
+alter policy "Users can read their own profile"
+  on public.profiles
+  using (id = (select auth.uid()) and (select app_private.has_assurance()));
+
 alter policy "Users can create their own profile"
   on public.profiles
   with check (id = (select auth.uid()) and (select app_private.has_assurance()));

@@ -36,7 +36,7 @@ create unique index creator_profiles_kick_channel_key on public.creator_profiles
 alter table public.creator_profiles enable row level security;
 create policy "Users can read their own creator profile"
   on public.creator_profiles for select to authenticated
-  using (id = (select auth.uid()));
+  using (id = (select auth.uid()) and (select app_private.has_assurance()));
 
 -- Linking and unlinking channels is privileged work (OAuth callbacks, the
 -- operator command) done as service_role until dedicated functions exist.

@@ -119,9 +119,10 @@ create unique index boosts_idempotency_key on public.boosts (idempotency_key);
 create index boosts_dare_idx on public.boosts (dare_id, booster_id);
 create index boosts_booster_idx on public.boosts (booster_id);
 alter table public.boosts enable row level security;
+-- A user's own boosts and votes, with the second factor proved if there is one.
 create policy "Users read their own boosts"
   on public.boosts for select to authenticated
-  using (booster_id = (select auth.uid()));
+  using (booster_id = (select auth.uid()) and (select app_private.has_assurance()));
 revoke all on table public.boosts from anon, authenticated;
 grant select on table public.boosts to authenticated;
 grant all on table public.boosts to service_role;
@@ -139,7 +140,7 @@ create index votes_voter_idx on public.votes (voter_id);
 alter table public.votes enable row level security;
 create policy "Users read their own votes"
   on public.votes for select to authenticated
-  using (voter_id = (select auth.uid()));
+  using (voter_id = (select auth.uid()) and (select app_private.has_assurance()));
 revoke all on table public.votes from anon, authenticated;
 grant select on table public.votes to authenticated;
 grant all on table public.votes to service_role;

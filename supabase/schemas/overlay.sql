@@ -35,6 +35,8 @@ begin
   if caller is null then
     raise exception using message = 'error-not-authenticated', errcode = 'P0001';
   end if;
+  -- The overlay's key is a secret of the creator's: read with the second factor proved, if there is one.
+  perform app_private.assert_assurance();
   select * into session from public.sessions s where s.id = p_session_id;
   if not found or session.creator_id <> caller then
     raise exception using message = 'error-not-session-creator', errcode = 'P0001';

@@ -22,6 +22,7 @@ create policy "Users receive broadcasts on their own wallet topic"
   on realtime.messages for select to authenticated
   using (
     (select realtime.topic()) = 'wallets_' || (select auth.uid())::text
+    and (select app_private.has_assurance())
     and realtime.messages.topic = (select realtime.topic())
     and realtime.messages.extension = 'broadcast'
   );

@@ -16,9 +16,12 @@ create table public.wallets (
   updated_at timestamptz not null default now()
 );
 alter table public.wallets enable row level security;
+-- A user's own data is read, as it is written, only by a session that proved
+-- the second factor when there is one (app_private.has_assurance,
+-- supabase/schemas/account.sql): an aal1 token reads nothing of theirs.
 create policy "Users can read their own wallet"
   on public.wallets for select to authenticated
-  using (id = (select auth.uid()));
+  using (id = (select auth.uid()) and (select app_private.has_assurance()));
 
 -- No insert, update or delete policy and no such privilege: balances move
 -- only inside security definer functions that write the ledger in the same
@@ -720,7 +723,7 @@ as $$
     t.reference
   from ledger.accounts a
   join ledger.transfers t on t.to_account = a.id or t.from_account = a.id
-  where a.kind = 'wallet' and a.user_id = (select auth.uid())
+  where a.kind = 'wallet' and a.user_id = (select auth.uid()) and (select app_private.has_assurance())
   order by t.id desc
   limit least(greatest(coalesce(p_limit, 50), 1), 200);
 $$;
@@ -746,7 +749,7 @@ set search_path = ''
 as $$
   select p.id, p.created_at, p.pack_id, p.coins, p.amount_minor, p.currency, p.provider, p.status, p.completed_at
   from ledger.purchases p
-  where p.user_id = (select auth.uid())
+  where p.user_id = (select auth.uid()) and (select app_private.has_assurance())
   order by p.created_at desc
   limit least(greatest(coalesce(p_limit, 50), 1), 200);
 $$;

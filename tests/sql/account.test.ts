@@ -134,6 +134,41 @@ describeEachDatabase('two-factor assurance in SQL', (getDb) => {
 		}).toEqual({ guardedAal1: false, guardedNoAal: false, guardedAal2: true, plainAal1: true, pendingAal1: true })
 	})
 
+	// Issue 24, finding 9: with a verified factor, an aal1 token still read the wallet, the transfers,
+	// the purchases and the overlay's secret key.
+	test("with a verified factor, an aal1 token reads none of the user's own data; an aal2 token reads all of it", async () => {
+		const db = getDb()
+		const user = await createAuthUser(db)
+		await db.query('insert into public.profiles (id, username) values ($1, $2)', [user, `u${user.slice(0, 8)}`])
+		await db.query(`insert into public.consents (user_id, kind, version) values ($1, 'terms_of_service', 'v1')`, [user])
+		await fundWallet(db, user, 500)
+		await db.query(`insert into public.creator_profiles (id, twitch_channel) values ($1, $2)`, [user, `c_${user.slice(0, 8)}`])
+		const { rows } = await db.query<{ id: string }>(`insert into public.sessions (creator_id, title, platform, channel) values ($1, 'Live', 'twitch', $2) returning id`, [
+			user,
+			`c_${user.slice(0, 8)}`,
+		])
+		await addFactor(db, user, 'verified')
+		const reads = (claims: JwtClaims) =>
+			asUser(db, claims, async (tx) => {
+				const count = async (sql: string, params: unknown[] = []) => (await tx.query(sql, params)).rows.length
+				return {
+					wallet: await count('select * from public.wallets'),
+					transfers: await count('select * from public.wallet_transfers()'),
+					purchases: await count('select * from public.purchase_history()'),
+					profile: await count('select * from public.profiles'),
+					consents: await count('select * from public.consents'),
+					creatorProfile: await count('select * from public.creator_profiles'),
+				}
+			})
+		expect(await reads(aal1(user))).toEqual({ wallet: 0, transfers: 0, purchases: 0, profile: 0, consents: 0, creatorProfile: 0 })
+		expect(await reads(aal2(user))).toEqual({ wallet: 1, transfers: 1, purchases: 0, profile: 1, consents: 1, creatorProfile: 1 })
+		// The overlay's key: refused, not empty.
+		const refused = await rejectionOf(asUser(db, aal1(user), (tx) => tx.query('select public.overlay_key($1)', [rows[0]!.id])))
+		expect(toAppError(refused)?.code).toBe('error-aal2-required')
+		const key = await asUser(db, aal2(user), (tx) => tx.query<{ k: string }>('select public.overlay_key($1) as k', [rows[0]!.id]))
+		expect(key.rows[0]!.k).toMatch(/^[0-9a-f]{64}$/)
+	})
+
 	test('a visitor cannot call the assurance helpers, and a user cannot call assert_assurance directly', async () => {
 		const db = getDb()
 		const user = await createAuthUser(db)

@@ -144,12 +144,17 @@ class LocalAccountBackend implements AccountBackend<CurrentSession> {
 		if (!response) return { viewer: null, headers: out }
 		const { user, session } = response
 		if (await this.#banned(user.id)) return { viewer: null, headers: out }
+		// A session that has not proved the second factor the user now has (it
+		// existed before TOTP was enrolled on another device) is not signed in
+		// until it does (verifySignInTotp's step-up), as on Supabase: the
+		// database would show it nothing of the user's anyway (has_assurance).
+		if (user.twoFactorEnabled === true && session.aal !== 'aal2') return { viewer: null, headers: out }
 		const claims: JwtClaims = {
 			sub: user.id,
 			role: 'authenticated',
 			email: user.email,
-			// aal2 only while the second factor is on and this very session proved it.
-			aal: user.twoFactorEnabled === true && session.aal === 'aal2' ? 'aal2' : 'aal1',
+			// aal2 when the second factor is on (this session proved it, above).
+			aal: user.twoFactorEnabled === true ? 'aal2' : 'aal1',
 			session_id: session.id,
 		}
 		const viewer: Viewer = { claims, userId: user.id, email: user.email, totpEnabled: user.twoFactorEnabled === true }
