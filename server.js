@@ -50,9 +50,10 @@ async function main() {
 		return
 	}
 
-	const { app, guard, services, realtime, lifecycle } = await module.createApp((line) => console.log(line))
+	const { app, guard, requestLog, services, realtime, lifecycle } = await module.createApp((line) => console.log(line))
 	const server = express()
 	server.disable('x-powered-by')
+	server.use(requestLog)
 	server.use(guard)
 	server.use(compression())
 	if (vite) {

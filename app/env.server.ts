@@ -115,6 +115,8 @@ const variables = z.object({
 		/** Postgres server; without it the local platform uses embedded PGlite. */
 		DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
 		PGLITE_DATA_DIR: z.string().min(1).default('.data/pglite'),
+		/** The least important log lines written (pino's levels); JSON lines in production. */
+		LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
 		/** How long a stopping server keeps taking requests while /readyz says 503, for a load balancer to notice (ms). */
 		SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(600_000).default(0),
 		/** How long a stopping server lets in-flight requests finish before it cuts them off (ms). */

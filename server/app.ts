@@ -1,8 +1,11 @@
 import 'react-router'
 import { writeReadableStreamToWritable } from '@react-router/node'
 import express from 'express'
-import { createRequestHandler, RouterContextProvider, type ServerBuild } from 'react-router'
+import { createRequestHandler, matchRoutes, RouterContextProvider, type RouteObject, type ServerBuild } from 'react-router'
 import { boot } from '#app/boot.server'
+import { getEnv } from '#app/env.server'
+import { createLogger, hashUser, requestIdOf, requestScope, routeConsole } from '#app/log.server'
+import { viewerContext } from '#app/context.server'
 import { pendingMigrationsCheck } from '#app/db/migrate.server'
 import { analyticsRelay } from '#app/modules/analytics/relay.server'
 import { startRealtime, type Realtime } from '#app/modules/realtime/index.server'
@@ -22,7 +25,19 @@ export { runMigrations } from '#app/db/migrate-command.server'
  */
 export async function createApp(
 	log?: (line: string) => void,
-): Promise<{ app: express.Express; guard: express.RequestHandler; services: AppServices; realtime: Realtime; lifecycle: { drain(): void } }> {
+): Promise<{
+	app: express.Express
+	guard: express.RequestHandler
+	requestLog: express.RequestHandler
+	services: AppServices
+	realtime: Realtime
+	lifecycle: { drain(): void }
+}> {
+	// The logs first: everything from here on, console.* included, is a JSON line in production.
+	// (A bad setting throws EnvError here, before any line is JSON: server.js prints it.)
+	const { LOG_LEVEL, NODE_ENV } = getEnv()
+	const logger = createLogger({ level: LOG_LEVEL, pretty: NODE_ENV === 'development' })
+	routeConsole(logger)
 	const booted = await boot(log)
 	// The pages a visitor reads, rendered once per change (app/modules/shared-pages/shared-render.server.ts).
 	const shared = createSharedRenders({ env: booted.env })
@@ -54,6 +69,7 @@ export async function createApp(
 	})
 	// Liveness for the Docker healthcheck: the process answers and reaches its database.
 	app.get('/healthz', async (_req, res) => {
+		res.locals.routeId = 'healthz'
 		try {
 			await services.db.query('select 1')
 			res.set('cache-control', 'no-store').json({ ok: true })
@@ -66,6 +82,7 @@ export async function createApp(
 	// for its migrations; one of an older build still serves the schema it knows).
 	const pendingMigrations = pendingMigrationsCheck()
 	app.get('/readyz', async (_req, res) => {
+		res.locals.routeId = 'readyz'
 		res.set('cache-control', 'no-store')
 		if (draining) return void res.status(503).json({ ok: false, reason: 'draining' })
 		try {
@@ -82,7 +99,10 @@ export async function createApp(
 	// function in development, where Vite may change the build under it (React
 	// Router then derives them again on every request, 10 % of a request's time).
 	const build = () => import('virtual:react-router/server-build') as Promise<ServerBuild>
-	const handle = createRequestHandler(services.env.NODE_ENV === 'production' ? await build() : build, services.env.NODE_ENV)
+	const built = services.env.NODE_ENV === 'production' ? await build() : null
+	const handle = createRequestHandler(built ?? build, services.env.NODE_ENV)
+	// The route a request is for, as the access log names it (production: the build's route table).
+	const routeIdOf = built ? routeMatcher(built) : () => null
 	app.all('/{*splat}', async (req, res, next) => {
 		const nonce = String(res.locals.nonce ?? '')
 		const key = shared.keyFor({ method: req.method, host: req.headers.host, url: req.originalUrl, cookie: req.headers.cookie })
@@ -95,7 +115,9 @@ export async function createApp(
 				if (page) return sendSharedPage(res, page, nonce)
 				capture = shared.capture(key)
 			}
+			res.locals.routeId = routeIdOf(req.path)
 			const context = new RouterContextProvider()
+			res.locals.viewerOf = () => context.get(viewerContext)?.userId ?? null
 			context.set(servicesContext, services)
 			context.set(requestSecurityContext, { nonce, clientAddress: req.socket.remoteAddress })
 			context.set(sharedRenderContext, capture?.hint ?? null)
@@ -118,7 +140,53 @@ export async function createApp(
 			draining = true
 		},
 	}
-	return { app, guard: createGuard(services.env), services, realtime, lifecycle }
+	/**
+	 * First on every request: its id (X-Request-Id when well-formed, else a
+	 * new one; echoed), the scope every line logged for it carries, and one
+	 * access line when it is answered: method, route, status, duration, and
+	 * the signed-in user as a keyed hash.
+	 */
+	const secret = services.env.BETTER_AUTH_SECRET ?? services.env.COOKIE_SECRET ?? ''
+	const requestLog: express.RequestHandler = (req, res, next) => {
+		const requestId = requestIdOf(req.headers['x-request-id'])
+		res.setHeader('x-request-id', requestId)
+		const started = performance.now()
+		res.once('finish', () => {
+			const userId = (res.locals.viewerOf as (() => string | null) | undefined)?.() ?? null
+			logger.info(
+				{
+					requestId,
+					method: req.method,
+					route: (res.locals.routeId as string | null | undefined) ?? null,
+					status: res.statusCode,
+					durationMs: Math.round((performance.now() - started) * 10) / 10,
+					...(userId ? { user: hashUser(userId, secret) } : {}),
+				},
+				'request',
+			)
+		})
+		requestScope.run({ requestId }, next)
+	}
+	return { app, guard: createGuard(services.env), requestLog, services, realtime, lifecycle }
+}
+
+/** The id of the route a path is for (`routes/session`), from the build's route table; null when none matches. */
+function routeMatcher(build: ServerBuild): (path: string) => string | null {
+	const byParent = new Map<string | undefined, RouteObject[]>()
+	for (const route of Object.values(build.routes)) {
+		if (!route) continue
+		const list = byParent.get(route.parentId) ?? []
+		list.push({ id: route.id, path: route.path, index: route.index, caseSensitive: route.caseSensitive } as RouteObject)
+		byParent.set(route.parentId, list)
+	}
+	const attach = (routes: RouteObject[]): RouteObject[] =>
+		routes.map((r) => (r.index ? r : ({ ...r, children: attach(byParent.get(r.id) ?? []) } as RouteObject)))
+	const tree = attach(byParent.get(undefined) ?? [])
+	return (path) => {
+		// A client navigation's data request: /en/session/1.data, /_root.data.
+		const page = path.endsWith('.data') ? path.slice(0, -'.data'.length).replace(/\/_root$/, '/') : path
+		return matchRoutes(tree, page)?.at(-1)?.route.id ?? null
+	}
 }
 
 /**

@@ -53,6 +53,23 @@ describeWithPostgres('an instance among others', () => {
 		expect(a.output).toMatch(/SIGTERM: draining/)
 	}, 90_000)
 
+	test('production logs: one JSON line each, with time and level; the request id echoed and on its access line; a user only as a hash', async () => {
+		const a = await server(await database('dareboost_logs'))
+		await a.start()
+		const cookie = await signIn(a.url, DEMO_USERS.jonas.email)
+		const page = await fetch(`${a.url}/en/shop`, { headers: { cookie, 'x-request-id': 'probe-1234abcd' } })
+		expect(page.headers.get('x-request-id')).toBe('probe-1234abcd')
+		const made = (await fetch(`${a.url}/en`, { headers: { 'x-request-id': 'not a valid id' } })).headers.get('x-request-id')
+		expect(made).toMatch(/^[0-9a-f-]{36}$/)
+		await new Promise((resolve) => setTimeout(resolve, 200))
+		const lines = a.output.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>)
+		for (const line of lines) expect(line).toMatchObject({ level: expect.any(String), time: expect.any(String), msg: expect.any(String) })
+		const access = lines.find((l) => l.requestId === 'probe-1234abcd' && l.msg === 'request')
+		expect(access).toMatchObject({ method: 'GET', route: 'routes/shop', status: 200, user: expect.stringMatching(/^[0-9a-f]{16}$/) })
+		expect(a.output).not.toContain(DEMO_USERS.jonas.id)
+		expect(lines.some((l) => l.requestId === made)).toBe(true)
+	}, 90_000)
+
 	test('two instances starting together on a fresh database both serve, three times in three', async () => {
 		for (let round = 0; round < 3; round++) {
 			const url = await database(`dareboost_together${round}`)
