@@ -12,6 +12,7 @@ import { configurePlatformFee, startDareSweeper } from '#app/modules/dares/sweep
 import { currentDocumentVersions } from '#app/modules/legal/documents.server'
 import { createPlatform } from '#app/platform/index.server'
 import { configureToastCookie } from '#app/security/toast-cookie.server'
+import { reportPool } from '#app/metrics.server'
 
 /**
  * Everything the server needs before it takes a request: the environment
@@ -37,6 +38,7 @@ export async function boot(log: (line: string) => void = console.log): Promise<A
 	)
 	log(`database: ${env.DATABASE_URL ? 'postgres (DATABASE_URL)' : `PGlite in ${env.PGLITE_DATA_DIR}`}`)
 	if (env.DATABASE_URL) await waitForDatabase(db, env.DB_CONNECT_TIMEOUT_MS, log)
+	if (db.poolStats) reportPool(db.poolStats)
 	// Migrations, the documents' versions, the fee, the demo data and the
 	// demo sign-ins, one instance at a time: two instances starting together
 	// on a fresh database each found the demo accounts missing and both

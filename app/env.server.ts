@@ -115,6 +115,8 @@ const variables = z.object({
 		/** Postgres server; without it the local platform uses embedded PGlite. */
 		DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
 		PGLITE_DATA_DIR: z.string().min(1).default('.data/pglite'),
+		/** A bearer token that may read /metrics from elsewhere than this machine (at least 32 characters). */
+		METRICS_TOKEN: z.string().min(32).optional(),
 		/** The least important log lines written (pino's levels); JSON lines in production. */
 		LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
 		/** How long a stopping server keeps taking requests while /readyz says 503, for a load balancer to notice (ms). */

@@ -14,6 +14,8 @@ import { servicesContext, type AppServices } from '#app/context.server'
 import { bodyLimitFor, limitedBody, refuseTooLarge } from '#app/security/body-limit.server'
 import { createGuard } from '#app/security/guard.server'
 import { requestSecurityContext } from '#app/security/request.server'
+import { httpRequestDuration, mayReadMetrics, metrics } from '#app/metrics.server'
+import { isLocalRequest } from '#app/security/hosts.server'
 
 export { runMigrations } from '#app/db/migrate-command.server'
 
@@ -93,6 +95,13 @@ export async function createApp(
 			res.status(503).json({ ok: false, reason: 'database unreachable' })
 		}
 	})
+	// Prometheus: this machine, or the bearer of METRICS_TOKEN (a request relayed by a local proxy is not "this machine").
+	app.get('/metrics', async (req, res) => {
+		res.locals.routeId = 'metrics'
+		const local = isLocalRequest(req.socket.remoteAddress, { get: (name) => req.get(name) ?? null })
+		if (!mayReadMetrics(local, req.get('authorization'), services.env.METRICS_TOKEN)) return void res.status(404).end()
+		res.set('content-type', metrics.contentType).set('cache-control', 'no-store').send(await metrics.metrics())
+	})
 	// Analytics from the browser, forwarded to PostHog (only with POSTHOG_KEY and consent).
 	app.use(analyticsRelay(services.env))
 	// The build itself in production: React Router derives its routes once. A
@@ -153,6 +162,8 @@ export async function createApp(
 		const started = performance.now()
 		res.once('finish', () => {
 			const userId = (res.locals.viewerOf as (() => string | null) | undefined)?.() ?? null
+			const seconds = (performance.now() - started) / 1000
+			httpRequestDuration.observe({ method: req.method, route: (res.locals.routeId as string | null | undefined) ?? 'other', status: String(res.statusCode) }, seconds)
 			logger.info(
 				{
 					requestId,

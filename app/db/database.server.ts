@@ -57,6 +57,8 @@ export interface Database extends Queryable {
 	/** Multi-statement SQL, run as one implicit transaction. */
 	exec(sql: string): Promise<void>
 	close(): Promise<void>
+	/** A Postgres pool's connections (for /metrics); none on PGlite. */
+	poolStats?(): { total: number; idle: number; waiting: number }
 }
 
 export interface TransactionOptions {
@@ -313,6 +315,7 @@ function createPostgresDatabase(url: string, poolSize = 10): Database {
 
 	return {
 		kind: 'postgres',
+		poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
 		query<T>(text: string, params?: unknown[]) {
 			return borrow((client) => client.query(text, params)).then((result) => pgResult<T>(result))
 		},

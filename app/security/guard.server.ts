@@ -4,8 +4,11 @@ import { bodyLimitFor, exceedsDeclaredLength, refuseTooLarge } from './body-limi
 import { createNonce, securityHeaders } from './headers.server'
 import { allowedHosts, isAllowedHost, isLocalRequest } from './hosts.server'
 
-/** Load balancers' and the Docker healthcheck's probes (liveness, readiness): answered for any Host (see isAllowedHost). */
-export const PROBE_PATHS = new Set(['/healthz', '/readyz'])
+/**
+ * Answered for any Host (see isAllowedHost): load balancers' and the Docker
+ * healthcheck's probes, and Prometheus's scrape (which /metrics guards itself).
+ */
+export const ANY_HOST_PATHS = new Set(['/healthz', '/readyz', '/metrics'])
 
 /** The development mailbox (page and its data request): loopback clients only. */
 const MAILBOX_PATH = /^\/dev\/mailbox(\.data)?\/?$/i
@@ -43,7 +46,7 @@ export function createGuard(env: Env) {
 		const rawPath = queryAt === -1 ? req.url : req.url.slice(0, queryAt)
 		const rawQuery = queryAt === -1 ? '' : req.url.slice(queryAt + 1)
 
-		if (!PROBE_PATHS.has(rawPath) && !isAllowedHost(req.headers.host, hosts)) {
+		if (!ANY_HOST_PATHS.has(rawPath) && !isAllowedHost(req.headers.host, hosts)) {
 			return plain(res, 421, '421 Misdirected Request: this server does not serve that host')
 		}
 

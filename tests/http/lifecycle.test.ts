@@ -53,8 +53,9 @@ describeWithPostgres('an instance among others', () => {
 		expect(a.output).toMatch(/SIGTERM: draining/)
 	}, 90_000)
 
-	test('production logs: one JSON line each, with time and level; the request id echoed and on its access line; a user only as a hash', async () => {
-		const a = await server(await database('dareboost_logs'))
+	test('production logs: one JSON line each, with time and level; the request id echoed and on its access line; a user only as a hash; /metrics', async () => {
+		const token = 'metrics-token-that-is-long-enough-0123456789'
+		const a = await server(await database('dareboost_logs'), { METRICS_TOKEN: token })
 		await a.start()
 		const cookie = await signIn(a.url, DEMO_USERS.jonas.email)
 		const page = await fetch(`${a.url}/en/shop`, { headers: { cookie, 'x-request-id': 'probe-1234abcd' } })
@@ -68,6 +69,18 @@ describeWithPostgres('an instance among others', () => {
 		expect(access).toMatchObject({ method: 'GET', route: 'routes/shop', status: 200, user: expect.stringMatching(/^[0-9a-f]{16}$/) })
 		expect(a.output).not.toContain(DEMO_USERS.jonas.id)
 		expect(lines.some((l) => l.requestId === made)).toBe(true)
+
+		// Prometheus: from this machine; through a proxy only with the token.
+		const scraped = await (await fetch(`${a.url}/metrics`)).text()
+		expect(scraped).toMatch(/http_request_duration_seconds_count\{method="GET",route="routes\/shop",status="200"\} 1/)
+		expect(scraped).toMatch(/dareboost_db_pool_connections\{state="idle"\} \d+/)
+		expect(scraped).toMatch(/dareboost_relay_sockets \d+/)
+		expect(scraped).toMatch(/dareboost_broadcaster_lag_seconds [\d.]+/)
+		expect(scraped).toMatch(/process_cpu_user_seconds_total/)
+		const relayed = { 'x-forwarded-for': '203.0.113.9' }
+		expect((await fetch(`${a.url}/metrics`, { headers: relayed })).status).toBe(404)
+		expect((await fetch(`${a.url}/metrics`, { headers: { ...relayed, authorization: 'Bearer wrong' } })).status).toBe(404)
+		expect((await fetch(`${a.url}/metrics`, { headers: { ...relayed, authorization: `Bearer ${token}` } })).status).toBe(200)
 	}, 90_000)
 
 	test('two instances starting together on a fresh database both serve, three times in three', async () => {

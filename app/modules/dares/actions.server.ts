@@ -14,6 +14,7 @@ import { z } from '#app/utils/zod'
 import { RESPOND_FIELD } from './answer'
 import { DARE_LIMITS, DareActionSchema, type DareAction } from './schemas'
 import { boostDare, createDare, creatorCall, readDare, rejectDare, voteForDare, type DareView } from './service.server'
+import { dareActions } from '#app/metrics.server'
 
 type Ctx = Readonly<RouterContextProvider>
 
@@ -137,6 +138,7 @@ export async function dareAction(request: Request, context: Ctx, formData: FormD
 		}
 		return refuse(code)
 	}
+	dareActions.inc({ intent: action.intent })
 	const event = keyEvent(action)
 	const done = { message: t(SUCCESS[action.intent]), ...(event ? { event } : {}) }
 	if (withData) {

@@ -1,4 +1,5 @@
 import type { Database } from '#app/db/database.server'
+import { sweeperSwept } from '#app/metrics.server'
 
 /**
  * Resolves due votes (docs/product.md §6.9: exactly once, at the end of voting,
@@ -25,6 +26,7 @@ export function startDareSweeper(db: Database, { intervalMs = SWEEP_INTERVAL_MS,
 				const { rows } = await db.query<{ n: number }>('select ledger.resolve_due_dares(1) as n')
 				if (!rows[0]?.n) break
 			}
+			sweeperSwept()
 		} catch (error) {
 			log(`dare sweeper: ${error instanceof Error ? error.message : String(error)}`)
 		} finally {

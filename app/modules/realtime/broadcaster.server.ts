@@ -4,6 +4,7 @@ import type { Database, Queryable } from '#app/db/database.server'
 import { toPublicDare, type DareRow } from '#app/modules/dares/service.server'
 import { readOwnBalance } from '#app/modules/wallet/service.server'
 import { LIVE_MAX_DARES, type LiveDare, type LiveSessionState, type SessionUpdate } from './session-feed'
+import { broadcasterPolled } from '#app/metrics.server'
 
 /**
  * The live updates of docs/product.md §11, from the marks the money transactions
@@ -192,6 +193,7 @@ export async function startBroadcaster({
 				[cursor, [...gaps.keys()]],
 			)
 			const now = Date.now()
+			broadcasterPolled()
 			if (marked.rows.length > 0) {
 				const before = readTo
 				readTo = Number(marked.rows[0]!.xmax)

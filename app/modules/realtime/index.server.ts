@@ -6,6 +6,7 @@ import { createRelay } from './relay.server'
 import { startBroadcaster } from './broadcaster.server'
 import { keepMessagePartitions } from './partitions.server'
 import { realtimeKey, verifyRealtimeToken } from './tokens.server'
+import { reportRelay } from '#app/metrics.server'
 
 export interface Realtime {
 	/** For the HTTP server's 'upgrade' event: true when the request was the relay's. */
@@ -53,6 +54,7 @@ export async function startRealtime(
 	}
 	const key = realtimeKey(env.BETTER_AUTH_SECRET)
 	const relay = createRelay({ db, origin: new URL(env.APP_URL).origin, verify: (token) => verifyRealtimeToken(key, token), trustProxy: env.TRUST_PROXY })
+	reportRelay(() => relay.stats())
 	const updates = await startBroadcaster({
 		db: marks,
 		publish: (topic, event, payload) => void relay.broadcast(topic, event, payload),

@@ -336,6 +336,13 @@ export function createRelay(options: RelayOptions) {
 			return sent
 		},
 
+		/** Open sockets and joined channels, for /metrics. */
+		stats(): { sockets: number; channels: number } {
+			let channels = 0
+			for (const conn of connections) channels += conn.channels.size
+			return { sockets: connections.size, channels }
+		},
+
 		/** The topics (without the prefix) someone on this instance is subscribed to. */
 		topics(): string[] {
 			return [...subscribers.keys()].map((topic) => topic.slice('realtime:'.length))

@@ -5,6 +5,7 @@ import type { ShopPack } from '#app/env.server'
 import type { Viewer } from '#app/modules/account/types'
 import { asCaller } from '#app/modules/wallet/as-caller.server'
 import { checkoutLocale, stripeClient } from './stripe.server'
+import { purchases } from '#app/metrics.server'
 
 /** How the shop takes payment: Stripe Checkout, the test checkout, or not at all. */
 export type CheckoutMode = 'stripe' | 'test' | 'closed'
@@ -68,6 +69,7 @@ export async function buyPack(
 				)
 				return { purchaseId: purchase.id, ...rows[0]! }
 			})
+			if (result.credited) purchases.inc({ checkout: 'test' })
 			return { kind: 'credited', purchaseId: result.purchaseId, coins: pack.coins, balance: result.balance }
 		}
 
@@ -151,6 +153,7 @@ export async function handleStripeWebhook(
 		[session.id],
 	)
 	const result = rows[0]
+	if (result?.credited && !result.user_deleted) purchases.inc({ checkout: 'stripe' })
 	if (!result) {
 		console.warn(`stripe webhook: ${event.type} ${event.id} for unknown Checkout session ${session.id}; acknowledged`)
 	} else if (result.user_deleted) {
