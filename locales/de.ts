@@ -137,6 +137,8 @@ const de = {
 		'email-confirm-resend-success': 'Wir haben eine neue E-Mail an {{email}} geschickt.',
 		'email-confirm-resend-too-early': 'Noch nicht: Wir schicken höchstens eine neue E-Mail pro Minute.',
 		'email-confirm-resend-from': 'Ab {{time}} kannst du eine neue E-Mail anfordern (in {{seconds}} Sekunden).',
+		'email-confirmed-sign-in': 'Melde dich mit dem Passwort an, das du bei der Registrierung gewählt hast. Hast du dich nicht selbst registriert, wähle ein neues Passwort: Dann öffnet kein anderes Passwort dein Konto.',
+		'email-confirmed-new-password': 'Neues Passwort wählen',
 		'email-confirmed-title': 'Dein Konto ist bestätigt',
 		'email-confirmed-subtitle': 'Willkommen bei Dareboost. Wähle einen Benutzernamen und stimme den Nutzungsbedingungen zu, dann kannst du Challenges schreiben, boosten und darüber abstimmen.',
 		'email-confirm-pending-title': 'Bestätige deine E-Mail-Adresse',

@@ -139,6 +139,8 @@ const en = {
 		'email-confirm-resend-success': 'We have sent a new mail to {{email}}.',
 		'email-confirm-resend-too-early': 'Not yet: we send at most one new mail a minute.',
 		'email-confirm-resend-from': 'You can request a new mail from {{time}} (in {{seconds}} seconds).',
+		'email-confirmed-sign-in': 'Sign in with the password you chose when you signed up. If you did not sign up yourself, choose a new password: then no other password opens your account.',
+		'email-confirmed-new-password': 'Choose a new password',
 		'email-confirmed-title': 'Your account is confirmed',
 		'email-confirmed-subtitle': 'Welcome to Dareboost. Choose a username and accept the terms, then you can write, boost and vote on dares.',
 		'email-confirm-pending-title': 'Confirm your e-mail address',

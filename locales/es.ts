@@ -137,6 +137,8 @@ const es = {
 		'email-confirm-resend-success': 'Hemos enviado un nuevo correo a {{email}}.',
 		'email-confirm-resend-too-early': 'Todavía no: enviamos como mucho un correo nuevo por minuto.',
 		'email-confirm-resend-from': 'Podrás pedir un nuevo correo a partir de las {{time}} (dentro de {{seconds}} segundos).',
+		'email-confirmed-sign-in': 'Inicia sesión con la contraseña que elegiste al registrarte. Si no te registraste tú, elige una contraseña nueva: así ninguna otra contraseña abrirá tu cuenta.',
+		'email-confirmed-new-password': 'Elegir una contraseña nueva',
 		'email-confirmed-title': 'Tu cuenta está confirmada',
 		'email-confirmed-subtitle': 'Te damos la bienvenida a Dareboost. Elige un nombre de usuario y acepta las condiciones; después podrás escribir retos, impulsarlos y votarlos.',
 		'email-confirm-pending-title': 'Confirma tu dirección de correo',

@@ -137,6 +137,8 @@ const tr = {
 		'email-confirm-resend-success': '{{email}} adresine yeni bir e-posta gönderdik.',
 		'email-confirm-resend-too-early': 'Henüz değil: dakikada en fazla bir yeni e-posta gönderiyoruz.',
 		'email-confirm-resend-from': '{{time}} itibarıyla yeni bir e-posta isteyebilirsin ({{seconds}} saniye sonra).',
+		'email-confirmed-sign-in': 'Kaydolurken seçtiğin şifreyle giriş yap. Kaydı sen yapmadıysan yeni bir şifre seç: Böylece başka hiçbir şifre hesabını açamaz.',
+		'email-confirmed-new-password': 'Yeni şifre seç',
 		'email-confirmed-title': 'Hesabın doğrulandı',
 		'email-confirmed-subtitle': "Dareboost'a hoş geldin. Bir kullanıcı adı seçip koşulları kabul ettikten sonra görev yazabilir, görevleri destekleyebilir ve oy verebilirsin.",
 		'email-confirm-pending-title': 'E-posta adresini onayla',

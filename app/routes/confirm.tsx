@@ -33,6 +33,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 	}
 	if (url.searchParams.has('code') || url.searchParams.has('error')) return confirm(request, context, params.lang)
 	const confirmed = url.searchParams.get('confirmed') === '1'
+	// Confirmed by a link opened in a browser that did not sign the address up: nobody signed in here.
+	if (confirmed && url.searchParams.get('sign-in') === '1') return { state: 'confirmed-sign-in' as const, continueTo, error: null }
 	if (!confirmed && !context.get(viewerContext)) throw redirect(`/${params.lang}/login`)
 	return { state: 'confirmed' as const, continueTo, error: null }
 }
@@ -59,6 +61,7 @@ async function confirm(request: Request, context: Route.LoaderArgs['context'], l
 	}
 	const continueTo = safeRedirectPath(new URL(request.url).searchParams.get('redirect-to'), `/${lang}`)
 	const next = new URLSearchParams({ confirmed: '1', 'redirect-to': safeRedirectPath(result.data.redirectTo, continueTo) })
+	if (!result.data.signedIn) next.set('sign-in', '1')
 	throw redirect(`/${lang}/confirm?${next}`, { headers: result.headers })
 }
 
@@ -80,6 +83,19 @@ export default function ConfirmPage({ loaderData, actionData, params }: Route.Co
 						) : null}
 						<Link className="button" to={`/${params.lang}`}>
 							{t('auth.email-confirmed-to-home')}
+						</Link>
+					</div>
+				</section>
+			) : view.state === 'confirmed-sign-in' ? (
+				<section className="card confirmed-card" aria-labelledby="confirmed-title">
+					<h1 id="confirmed-title">{t('auth.email-confirmed-title')}</h1>
+					<p>{t('auth.email-confirmed-sign-in')}</p>
+					<div className="actions">
+						<Link className="button button--primary" to={`/${params.lang}/login?${new URLSearchParams({ redirectTo: view.continueTo })}`}>
+							{t('auth.sign-in')}
+						</Link>
+						<Link className="button" to={`/${params.lang}/password-reset`}>
+							{t('auth.email-confirmed-new-password')}
 						</Link>
 					</div>
 				</section>

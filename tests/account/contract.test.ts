@@ -106,7 +106,8 @@ let counter = 0
 const address = () => `contract-${Date.now().toString(36)}-${counter++}@test.local`
 
 async function signUp(b: Backend, browser: Browser, email: string, password: string) {
-	const result = await b.accounts.signUp(browser.request('/en/register'), { email, password, locale: 'en', redirectTo: '/en' })
+	// Its cookies kept: the browser that typed the password is the one a confirmation link signs in.
+	const result = browser.take(await b.accounts.signUp(browser.request('/en/register'), { email, password, locale: 'en', redirectTo: '/en' }))
 	await b.sync()
 	return result
 }
@@ -140,11 +141,24 @@ describeEachDatabase('account contract', (getDb) => {
 			test('sign-up, confirm (POST), sign-in: the confirmed user is signed in, and the address normalised', async () => {
 				const b = backend()
 				const email = address()
-				expect(expectOk(await signUp(b, new Browser(), `  ${email.toUpperCase()} `, 'correct horse'))).toBeNull()
 				const browser = new Browser()
-				expect(expectOk(await confirm(b, browser, email))).toEqual({ redirectTo: '/en' })
+				expect(expectOk(await signUp(b, browser, `  ${email.toUpperCase()} `, 'correct horse'))).toBeNull()
+				expect(expectOk(await confirm(b, browser, email))).toEqual({ redirectTo: '/en', signedIn: true })
 				expect((await viewerOf(b, browser))?.email).toBe(email)
 				expectOk(await signIn(b, new Browser(), email, 'correct horse'))
+			})
+
+			// Issue 24, finding 8: the owner clicked the link of a sign-up someone else made, was signed
+			// in, and used an account whose password that someone knew.
+			test('attack: a sign-up made elsewhere with another person\'s address: the link confirms it and signs its reader in nowhere', async () => {
+				const b = backend()
+				const email = address()
+				expectOk(await signUp(b, new Browser(), email, 'stranger password'))
+				const owner = new Browser()
+				expect(expectOk(await confirm(b, owner, email))).toEqual({ redirectTo: '/en', signedIn: false })
+				expect(await viewerOf(b, owner)).toBeNull()
+				// Confirmed: the password works for whoever typed it, so the owner, who does not know it, resets it.
+				expectOk(await signIn(b, new Browser(), email, 'stranger password'))
 			})
 
 			test('attack: a second sign-up for a pending address does not change its password, and confirming does not make the second password work', async () => {
@@ -166,9 +180,10 @@ describeEachDatabase('account contract', (getDb) => {
 				expectOk(await signUp(b, new Browser(), email, 'owner password'))
 				const owner = new Browser()
 				expectOk(await confirm(b, owner, email))
-				// The link signs its reader in; the attacker's password opens nothing.
-				expect((await viewerOf(b, owner))?.email).toBe(email)
+				// Neither password opens the account (the owner sets one by reset); the link signed nobody in here.
+				expect(await viewerOf(b, owner)).toBeNull()
 				expect(expectError(await signIn(b, new Browser(), email, 'attacker password')).code).toBe('error-invalid-credentials')
+				expect(expectError(await signIn(b, new Browser(), email, 'owner password')).code).toBe('error-invalid-credentials')
 			})
 
 			test('a repeated sign-up with the same password (a double submit) keeps that password working', async () => {
@@ -225,8 +240,8 @@ describeEachDatabase('account contract', (getDb) => {
 				const db = getDb()
 				const b = backend()
 				const email = address()
-				expectOk(await signUp(b, new Browser(), email, 'owner password'))
 				const browser = new Browser()
+				expectOk(await signUp(b, browser, email, 'owner password'))
 				expectOk(await confirm(b, browser, email))
 				const userId = (await viewerOf(b, browser))?.userId
 				if (!userId) expect.fail('not signed in')

@@ -75,20 +75,36 @@ describe('sign-up and confirmation', () => {
 		const mail = fake.mails.at(-1)
 		expect(mail).toMatchObject({ type: 'signup', email: 'ada@example.com' })
 		const link = `${mail?.redirectTo}&token_hash=${mail?.tokenHash}&type=signup`
-		const other = new Browser() // opened on another device: no verifier cookie needed
-		const confirmed = other.take(await s.accounts.confirmEmail(other.request(link, { method: 'GET' })))
-		expect(expectOk(confirmed)).toEqual({ redirectTo: '/de/session/abc' })
+		// Opened in the browser that signed up (it typed the password): confirmed and signed in.
+		const confirmed = browser.take(await s.accounts.confirmEmail(browser.request(link, { method: 'GET' })))
+		expect(expectOk(confirmed)).toEqual({ redirectTo: '/de/session/abc', signedIn: true })
 		expect(fake.requestsTo('POST', '/verify')[0]?.body).toMatchObject({ token_hash: mail?.tokenHash, type: 'signup' })
 
 		const user = fake.userByEmail('ada@example.com')
 		expect(user?.confirmedAt).not.toBeNull()
-		const viewer = await s.viewerOf(other)
+		const viewer = await s.viewerOf(browser)
 		expect(viewer).toMatchObject({
 			userId: user?.id,
 			email: 'ada@example.com',
 			totpEnabled: false,
 			claims: { sub: user?.id, role: 'authenticated', aal: 'aal1' },
 		})
+	})
+
+	test('pre-registration: the link opened in a browser that did not sign the address up confirms it and signs nobody in', async () => {
+		const s = setup()
+		// Someone signs up with an address that is not theirs...
+		const stranger = new Browser()
+		stranger.take(await s.accounts.signUp(stranger.request('/en/register'), { email: 'owner@example.com', password: 'stranger picked', locale: 'en', redirectTo: '/en' }))
+		const mail = fake.mails.at(-1)
+		// ...and its owner opens the mail (no verifier cookie needed: the templates' token_hash link).
+		const owner = new Browser()
+		const confirmed = owner.take(await s.accounts.confirmEmail(owner.request(`${mail?.redirectTo}&token_hash=${mail?.tokenHash}&type=signup`, { method: 'GET' })))
+		expect(expectOk(confirmed)).toEqual({ redirectTo: '/en', signedIn: false })
+		expect(fake.userByEmail('owner@example.com')?.confirmedAt).not.toBeNull()
+		// Not signed in: the owner never uses an account whose password someone else chose (they reset it).
+		expect(await s.viewerOf(owner)).toBeNull()
+		expect(owner.names().some((n) => SESSION_COOKIE.test(n))).toBe(false)
 	})
 
 	test('the session cookie follows docs/product.md §15.6: path /, SameSite Lax, HttpOnly, 400 days; Secure behind https', async () => {
@@ -243,7 +259,8 @@ describe('Google and Twitch', () => {
 		const back = new URL(authorize.searchParams.get('redirect_to') ?? '')
 		back.searchParams.set('code', code)
 		const confirmed = browser.take(await s.accounts.confirmEmail(browser.request(back.pathname + back.search, { method: 'GET' })))
-		expect(expectOk(confirmed)).toEqual({ redirectTo: '/de/session/xyz' })
+		// A provider's return signs in (the OAuth state and the PKCE verifier bind it to this browser).
+		expect(expectOk(confirmed)).toEqual({ redirectTo: '/de/session/xyz', signedIn: true })
 		const exchange = fake.requestsTo('POST', '/token').find((r) => r.query.get('grant_type') === 'pkce')
 		expect(exchange?.body).toMatchObject({ auth_code: code, code_verifier: expect.any(String) })
 		// (The fake checked S256(code_verifier) against the challenge.) A provider

@@ -54,8 +54,14 @@ export interface AccountBackend<Native = unknown> {
 	signUp(call: BackendCall, input: { email: string; password: string; locale: Locale; redirectTo: string; mayMail: boolean }): Promise<boolean>
 	/** Mail the link again if the address has an unconfirmed account; nothing otherwise. */
 	resendConfirmation(call: BackendCall, input: { email: string; locale: Locale; redirectTo: string }): Promise<void>
-	/** Consume the link in the request's query and sign in. */
-	confirmEmail(call: BackendCall, input: { locale: Locale; redirectTo: string }): Promise<{ redirectTo: string }>
+	/**
+	 * Consume the link in the request's query; sign in only when
+	 * `typedHere(address)` says this browser signed the address up (its
+	 * password was typed here): a link opened elsewhere confirms the address
+	 * and signs nobody in (docs/product.md §10, pre-registration). A provider's
+	 * return always signs in.
+	 */
+	confirmEmail(call: BackendCall, input: { locale: Locale; redirectTo: string; typedHere: (address: string) => boolean }): Promise<{ redirectTo: string; signedIn: boolean }>
 	signIn(call: BackendCall, input: { email: string; password: string }): Promise<{ totpRequired: boolean }>
 	verifySignInTotp(call: BackendCall, input: { code: string }, user: AccountUser<Native> | null): Promise<void>
 	signOut(call: BackendCall): Promise<void>

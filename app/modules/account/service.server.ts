@@ -175,6 +175,8 @@ export function createAccountService<Native>(backend: AccountBackend<Native>, op
 				// it; the answer is the same either way.
 				const cooldown = await limiter.consume(cooldownKey(address), { max: 1, windowSeconds: limits.confirmationMailCooldownSeconds })
 				const mailed = await backend.signUp(c, { email: address, password: input.password, locale: input.locale, redirectTo, mayMail: cooldown.allowed })
+				// This browser typed the address's password: its confirmation link signs in here (confirmEmail).
+				rememberDevice(c.headers, request, address)
 				// The mail just went out: the resend countdown starts now.
 				if (mailed) await limiter.restart(cooldownKey(address), limits.confirmationMailCooldownSeconds)
 				return null
@@ -199,7 +201,7 @@ export function createAccountService<Native>(backend: AccountBackend<Native>, op
 				const locale = localeFromPath(url.pathname) ?? DEFAULT_LOCALE
 				const redirectTo = safeRedirectPath(url.searchParams.get('redirect-to'), `/${locale}`)
 				await limit([['link:ip', c.ip, limits.otherPerIp]])
-				return backend.confirmEmail(c, { locale, redirectTo })
+				return backend.confirmEmail(c, { locale, redirectTo, typedHere: (address) => knownDevice(request, email(address)) !== null })
 			}),
 
 		signIn: (request, input) =>

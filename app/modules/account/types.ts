@@ -102,7 +102,7 @@ export interface AccountService {
 	 * so a mail scanner's prefetch or a cross-site link consumes nothing; a
 	 * provider's return (OAuth state and PKCE protect it) may come as a GET.
 	 */
-	confirmEmail(request: Request): Promise<AuthResult<{ redirectTo: string }>>
+	confirmEmail(request: Request): Promise<AuthResult<{ redirectTo: string; signedIn: boolean }>>
 	signIn(request: Request, input: { email: string; password: string }): Promise<AuthResult<{ totpRequired: boolean }>>
 	/** A 6-digit TOTP or a recovery code; completes a sign-in that needed it. */
 	verifySignInTotp(request: Request, input: { code: string }): Promise<AuthResult>

@@ -127,7 +127,7 @@ export async function signUpAndConfirm(
 	{ email = uniqueEmail(), password = 'correct horse', locale = 'en' }: { email?: string; password?: string; locale?: Locale } = {},
 ): Promise<{ email: string; password: string; userId: string }> {
 	const since = mail.mailsTo(email).length
-	expectOk(await h.accounts.signUp(browser.request(`/${locale}/register`), { email, password, locale, redirectTo: `/${locale}` }))
+	expectOk(browser.take(await h.accounts.signUp(browser.request(`/${locale}/register`), { email, password, locale, redirectTo: `/${locale}` })))
 	const link = (await mail.waitFor(email, since)).links.find((l) => l.includes('/confirm?'))
 	if (!link) expect.fail('no confirmation link in the mail')
 	expectOk(browser.take(await h.accounts.confirmEmail(browser.request(appPathOf(link), { method: 'GET' }))))

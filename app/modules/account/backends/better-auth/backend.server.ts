@@ -258,7 +258,7 @@ class LocalAccountBackend implements AccountBackend<CurrentSession> {
 		if (found && !found.user.emailVerified) this.#d.mails.sendConfirmation(input.email, input.locale, token, input.redirectTo)
 	}
 
-	async confirmEmail(c: BackendCall, input: { locale: Locale; redirectTo: string }): Promise<{ redirectTo: string }> {
+	async confirmEmail(c: BackendCall, input: { locale: Locale; redirectTo: string; typedHere: (address: string) => boolean }): Promise<{ redirectTo: string; signedIn: boolean }> {
 		const url = new URL(c.request.url)
 		// A provider that refused (access_denied and the like) returns here
 		// with its own error word, which means nothing to the visitor.
@@ -274,8 +274,19 @@ class LocalAccountBackend implements AccountBackend<CurrentSession> {
 			headers: this.#authHeaders(c.request, c.ip),
 			returnHeaders: true,
 		})
+		// Someone else may have signed this address up and chosen its password:
+		// a link opened in a browser that did not type it confirms the address
+		// but signs nobody in (the session Better Auth just made goes), so its
+		// reader, the mailbox's owner, never uses an account another person
+		// can open; they sign in with the password, or choose a new one by reset.
+		const address = decodeJwtPayload(token)?.email
+		if (typeof address !== 'string' || !input.typedHere(address)) {
+			const made = sessionTokenOf(result.headers)
+			if (made) await (await this.#d.auth.$context).internalAdapter.deleteSession(made)
+			return { redirectTo: input.redirectTo, signedIn: false }
+		}
 		appendSetCookies(c.headers, result.headers)
-		return { redirectTo: input.redirectTo }
+		return { redirectTo: input.redirectTo, signedIn: true }
 	}
 
 	async #alreadyConfirmed(token: string): Promise<boolean> {
@@ -646,4 +657,13 @@ function expiredSessionCookies(cookies: { sessionToken: CookieSpec; sessionData:
 
 function capitalise(value: string): string {
 	return value.charAt(0).toUpperCase() + value.slice(1).toLowerCase()
+}
+
+/** The session token in Better Auth's Set-Cookie headers (`…session_token=<token>.<signature>`), if it set one. */
+function sessionTokenOf(headers: Headers): string | null {
+	for (const cookie of headers.getSetCookie()) {
+		const match = /^[^=]*session_token=([^;]*)/.exec(cookie)
+		if (match?.[1]) return decodeURIComponent(match[1]).split('.')[0] || null
+	}
+	return null
 }

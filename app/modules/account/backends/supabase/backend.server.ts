@@ -306,7 +306,7 @@ class SupabaseAccountBackend implements AccountBackend<SupabaseNative> {
 		if (error && !isPerAddressMailCooldown(error)) throw error
 	}
 
-	async confirmEmail(c: BackendCall, input: { locale: Locale; redirectTo: string }): Promise<{ redirectTo: string }> {
+	async confirmEmail(c: BackendCall, input: { locale: Locale; redirectTo: string; typedHere: (address: string) => boolean }): Promise<{ redirectTo: string; signedIn: boolean }> {
 		const url = new URL(c.request.url)
 		const { locale } = input
 		let redirectTo = input.redirectTo
@@ -346,8 +346,15 @@ class SupabaseAccountBackend implements AccountBackend<SupabaseNative> {
 		// Provider sign-ups carry no locale yet: the page's, for the mails to come.
 		if (!isLocale(user.user_metadata?.locale)) await this.#bestEffort('saving the locale', () => supabase.auth.updateUser({ data: { locale } }))
 		// An account with two-factor sign-in owes its code before it is signed in.
+		// A sign-up's link opened in a browser that did not type its password:
+		// the address is confirmed, and nobody is signed in (someone else may
+		// have chosen that password; the owner signs in, or resets it).
+		if (tokenHash && (type === 'signup' || type === 'email') && !(user.email && input.typedHere(user.email))) {
+			await supabase.auth.signOut({ scope: 'local' })
+			return { redirectTo, signedIn: false }
+		}
 		if (verifiedTotp(user)) redirectTo = `/${locale}/login?${new URLSearchParams({ step: 'totp', redirectTo })}`
-		return { redirectTo }
+		return { redirectTo, signedIn: true }
 	}
 
 	// -- Sign-in and sign-out -------------------------------------------------
