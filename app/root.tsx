@@ -1,5 +1,6 @@
 // Before anything that builds a Zod schema (see the module).
 import { TranslationProvider, useTranslation } from '#app/i18n/translation'
+import { useEffect } from 'react'
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useLocation } from 'react-router'
 import type { Route } from './+types/root'
 import { AccountGateDialog } from '#app/modules/account/account-gate'
@@ -65,6 +66,11 @@ function Document({ children }: { children: React.ReactNode }) {
 	const locale = rootData?.locale ?? localeFromPath(location.pathname) ?? DEFAULT_LOCALE
 	const { t } = useTranslation()
 	const nonce = useNonce()
+	// Marks a page whose script has taken over (hydrated): the browser tests
+	// wait for it before they click (tests/e2e/support/test.ts).
+	useEffect(() => {
+		document.documentElement.dataset.hydrated = ''
+	}, [])
 	// The OBS overlay is a browser source on a stream: the page alone, no site around it.
 	const bare = location.pathname.split('/')[2] === 'overlay'
 	return (

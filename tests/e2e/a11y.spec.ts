@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test, type Page } from './support/test'
 import { UNDECIDED_STORAGE_STATE } from './support/consent'
 import { accessibilityViolations } from './support/axe'
 import { LANGS, tr } from './support/i18n'

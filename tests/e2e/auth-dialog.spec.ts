@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test'
+import { expect, test } from './support/test'
 import { clearCookiesButConsent } from './support/consent'
 import { confirmedAccount } from './support/accounts'
 import { tr } from './support/i18n'

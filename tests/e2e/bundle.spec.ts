@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test'
+import { expect, test } from './support/test'
 import { JS_BUDGET_KB, pageJavaScript } from '../support/page-js'
 
 /**

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test, type Page } from './support/test'
 import type { Lang } from './support/accounts'
 import { twitchCreator } from './support/creators'
 import { tr } from './support/i18n'

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { expect, test } from '@playwright/test'
+import { expect, test } from './support/test'
 import { RealtimeClient } from '@supabase/realtime-js'
 import pg from 'pg'
 import WebSocket from 'ws'

@@ -1,4 +1,4 @@
-import { expect, test, type Browser, type Page } from '@playwright/test'
+import { expect, test, type Browser, type Page } from './support/test'
 import { confirmedAccount, readyAccount, type Lang } from './support/accounts'
 import { jsOn, numberInput, startLiveSession, twitchCreator } from './support/creators'
 import { tr } from './support/i18n'

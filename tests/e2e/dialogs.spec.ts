@@ -1,4 +1,4 @@
-import { expect, test, type Locator, type Page } from '@playwright/test'
+import { expect, test, type Locator, type Page } from './support/test'
 import { DEMO_SESSIONS } from '../../app/db/seed.server'
 import { UNDECIDED_STORAGE_STATE } from './support/consent'
 import { twitchCreator } from './support/creators'

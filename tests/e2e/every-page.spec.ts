@@ -1,4 +1,4 @@
-import { expect, test, type Page, type TestInfo } from '@playwright/test'
+import { expect, test, type Page, type TestInfo } from './support/test'
 import { DEMO_SESSIONS } from '../../app/db/seed.server'
 import { readyAccount } from './support/accounts'
 import { accessibilityViolations } from './support/axe'

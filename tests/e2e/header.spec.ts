@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test, type Page } from './support/test'
 import { confirmedAccount } from './support/accounts'
 import { tr } from './support/i18n'
 import { uniqueEmail } from './support/mailbox'

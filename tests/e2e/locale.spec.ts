@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test'
+import { expect, test } from './support/test'
 import { documentTitle, tr } from './support/i18n'
 
 /**

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test, type Page } from './support/test'
 import { clearCookiesButConsent } from './support/consent'
 import { readyAccount } from './support/accounts'
 import { inOneMode, type LANGS, tr } from './support/i18n'

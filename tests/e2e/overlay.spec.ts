@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test'
+import { expect, test } from './support/test'
 import { DEMO_OVERLAY_KEY, DEMO_SESSIONS } from '../../app/db/seed.server'
 import { readyAccount } from './support/accounts'
 import { DECIDED_STORAGE_STATE } from './support/consent'

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { expect, test, type Page } from '@playwright/test'
+import { expect, test, type Page } from './support/test'
 import { readyAccount } from './support/accounts'
 import { DECIDED_STORAGE_STATE } from './support/consent'
 import { startLiveSession, twitchCreator } from './support/creators'

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test'
+import { expect, test } from './support/test'
 import { inOneMode, tr } from './support/i18n'
 import { uniqueEmail } from './support/mailbox'
 

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test'
+import { expect, test } from './support/test'
 import { readyAccount } from './support/accounts'
 import { jsOn, numberInput, openStartForm, twitchCreator } from './support/creators'
 import { inOneMode, tr } from './support/i18n'

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test'
+import { expect, test } from './support/test'
 import { clearCookiesButConsent } from './support/consent'
 import { totp } from '../auth/support/totp'
 import { readyAccount, signIn } from './support/accounts'

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test'
+import { expect, test } from './support/test'
 
 /** Relative luminance of a CSS rgb() colour (WCAG). */
 function luminance(rgb: string) {

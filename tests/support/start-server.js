@@ -30,6 +30,8 @@ const env = {
 	HOST: '127.0.0.1',
 	APP_URL: `http://127.0.0.1:${port}`,
 	DEMO_DATA: 'true',
+	// Warnings and errors only: the access line of every request would bury them in the test output.
+	LOG_LEVEL: 'warn',
 	// The imprint's operator, as a public deployment must set it (a written \n breaks the address).
 	OPERATOR_NAME: 'Dareboost Test Operator GmbH',
 	OPERATOR_ADDRESS: 'Teststraße 1\\n10115 Berlin',
