@@ -17,8 +17,9 @@ export interface TestServerProcess {
  * the request-level tests' global setup and the benchmarks. `npm run build`
  * first. Refuses a port something else already answers on, and a server that
  * exits or does not serve within two minutes, with the end of its log.
- * `echoErrors` also passes the server's stderr through (a benchmark's reader
- * sees its errors as they happen).
+ * `echoErrors` also passes the server's warnings and errors through (JSON lines
+ * on its stdout, LOG_LEVEL=warn, and anything on its stderr): a benchmark's
+ * reader sees them as they happen.
  */
 export async function startTestServer(kind: ServerKind, { echoErrors = false } = {}): Promise<TestServerProcess> {
 	// start-server.js also takes the ports 1000 and 2000 above this one, and stops with an error if either is taken.
@@ -32,7 +33,10 @@ export async function startTestServer(kind: ServerKind, { echoErrors = false } =
 	const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-65_536))
 	child.stdout!.on('data', keep)
 	child.stderr!.on('data', keep)
-	if (echoErrors) child.stderr!.pipe(process.stderr)
+	if (echoErrors) {
+		child.stdout!.pipe(process.stderr)
+		child.stderr!.pipe(process.stderr)
+	}
 	const exited = () => child.exitCode !== null || child.signalCode !== null
 	const stop = () =>
 		new Promise<void>((resolve) => {
