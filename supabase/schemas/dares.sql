@@ -683,8 +683,8 @@ begin
   perform app_private.resolve_due_dares(p_session_id, 100);
   return query
     select l.*,
-      (select coalesce(sum(b.amount), 0)::bigint from public.boosts b where b.dare_id = l.id and b.booster_id = (select auth.uid())),
-      (select v.vote from public.votes v where v.dare_id = l.id and v.voter_id = (select auth.uid()))
+      (select coalesce(sum(b.amount), 0)::bigint from public.boosts b where b.dare_id = l.id and b.booster_id = (select auth.uid()) and (select app_private.has_assurance())),
+      (select v.vote from public.votes v where v.dare_id = l.id and v.voter_id = (select auth.uid()) and (select app_private.has_assurance()))
     from app_private.live_dares(p_session_id, null) l
     order by (l.status in ('open', 'accepted', 'voting')) desc, l.pot desc, l.created_at, l.id;
 end;

@@ -301,8 +301,8 @@ security definer
 set search_path = ''
 as $$
   select l.*,
-    (select coalesce(sum(b.amount), 0)::bigint from public.boosts b where b.dare_id = l.id and b.booster_id = (select auth.uid())),
-    (select v.vote from public.votes v where v.dare_id = l.id and v.voter_id = (select auth.uid()))
+    (select coalesce(sum(b.amount), 0)::bigint from public.boosts b where b.dare_id = l.id and b.booster_id = (select auth.uid()) and (select app_private.has_assurance())),
+    (select v.vote from public.votes v where v.dare_id = l.id and v.voter_id = (select auth.uid()) and (select app_private.has_assurance()))
   from public.dares d
   cross join lateral app_private.live_dares(d.session_id, array[d.id]) l
   where d.id = p_dare_id;

@@ -4,6 +4,7 @@ import { asUser, type JwtClaims } from '#app/db/as-user.server'
 import { toAppError, type Database } from '#app/db/database.server'
 import { publishDocumentVersions } from '#app/db/published-documents.server'
 import { claimsFor, createAuthUser, describeEachDatabase, rejectionOf } from '#tests/support/databases'
+import { liveSession, participant } from '#tests/support/dares'
 import { fundWallet, ledgerProblems } from '#tests/support/wallet'
 
 const PERMISSION_DENIED = '42501'
@@ -167,6 +168,25 @@ describeEachDatabase('two-factor assurance in SQL', (getDb) => {
 		expect(toAppError(refused)?.code).toBe('error-aal2-required')
 		const key = await asUser(db, aal2(user), (tx) => tx.query<{ k: string }>('select public.overlay_key($1) as k', [rows[0]!.id]))
 		expect(key.rows[0]!.k).toMatch(/^[0-9a-f]{64}$/)
+	})
+
+	test("with a verified factor, an aal1 token sees none of its own boosts and votes on a session's dares", async () => {
+		const db = getDb()
+		const session = await liveSession(db)
+		const viewer = await participant(db, 1000)
+		const dare = await asUser(db, claimsFor(viewer), async (tx) => {
+			const { rows } = await tx.query<{ id: string }>('select id from public.create_dare($1, $2, 0, $3)', ['Sing a song', session.id, randomUUID()])
+			await tx.query('select public.boost_dare($1, 50, $2)', [rows[0]!.id, randomUUID()])
+			return rows[0]!.id
+		})
+		await addFactor(db, viewer, 'verified')
+		const mine = async (claims: JwtClaims) =>
+			asUser(db, claims, async (tx) => ({
+				list: (await tx.query<{ my_boost: number }>('select my_boost from public.session_dares($1) where id = $2', [session.id, dare])).rows[0]!.my_boost,
+				one: (await tx.query<{ my_boost: number }>('select my_boost from public.session_dare($1)', [dare])).rows[0]!.my_boost,
+			}))
+		expect(await mine(aal1(viewer))).toEqual({ list: 0, one: 0 })
+		expect(await mine(aal2(viewer))).toEqual({ list: 50, one: 50 })
 	})
 
 	test('a visitor cannot call the assurance helpers, and a user cannot call assert_assurance directly', async () => {
