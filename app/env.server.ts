@@ -265,6 +265,10 @@ const schema = variables
 	.transform((env) => {
 		const embedded = env.PLATFORM === 'local' && !env.DATABASE_URL
 		const appUrl = env.APP_URL ?? `http://localhost:${env.PORT}`
+		// Demo sign-ins and free coins: by default only on the embedded default
+		// served to this machine (a loopback APP_URL) or on a declared demo site;
+		// the checks above refuse them elsewhere.
+		const freeByDefault = embedded && (isLoopbackUrl(appUrl) || env.DEMO_SITE)
 		return {
 			...env,
 			APP_URL: appUrl,
@@ -282,12 +286,9 @@ const schema = variables
 					env.ALLOWED_HOSTS.length === 0 &&
 					Object.keys(env.LOCALE_DOMAINS).length === 0),
 			MIGRATE_ON_START: env.MIGRATE_ON_START ?? env.PLATFORM === 'local',
-			// Demo sign-ins and free coins: by default only on the embedded
-			// default served to this machine (a loopback APP_URL) or on a
-			// declared demo site; the checks above refuse them elsewhere.
-			DEMO_DATA: env.DEMO_DATA ?? (embedded && (isLoopbackUrl(appUrl) || env.DEMO_SITE)),
+			DEMO_DATA: env.DEMO_DATA ?? freeByDefault,
 			// Never next to real payments.
-			TEST_CHECKOUT: !env.STRIPE_SECRET_KEY && (env.TEST_CHECKOUT ?? (embedded && (isLoopbackUrl(appUrl) || env.DEMO_SITE))),
+			TEST_CHECKOUT: !env.STRIPE_SECRET_KEY && (env.TEST_CHECKOUT ?? freeByDefault),
 			isProduction: env.NODE_ENV === 'production',
 		}
 	})

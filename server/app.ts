@@ -114,6 +114,8 @@ export async function createApp(
 	const routeIdOf = built ? routeMatcher(built) : () => null
 	app.all('/{*splat}', async (req, res, next) => {
 		const nonce = String(res.locals.nonce ?? '')
+		// Before the shared page may answer: its access line names the route too.
+		res.locals.routeId = routeIdOf(req.path)
 		const key = shared.keyFor({ method: req.method, host: req.headers.host, url: req.originalUrl, cookie: req.headers.cookie })
 		let capture: Capture | null = null
 		try {
@@ -124,7 +126,6 @@ export async function createApp(
 				if (page) return sendSharedPage(res, page, nonce)
 				capture = shared.capture(key)
 			}
-			res.locals.routeId = routeIdOf(req.path)
 			const context = new RouterContextProvider()
 			res.locals.viewerOf = () => context.get(viewerContext)?.userId ?? null
 			context.set(servicesContext, services)
@@ -161,16 +162,17 @@ export async function createApp(
 		res.setHeader('x-request-id', requestId)
 		const started = performance.now()
 		res.once('finish', () => {
+			const ms = performance.now() - started
+			const route = (res.locals.routeId as string | null | undefined) ?? null
 			const userId = (res.locals.viewerOf as (() => string | null) | undefined)?.() ?? null
-			const seconds = (performance.now() - started) / 1000
-			httpRequestDuration.observe({ method: req.method, route: (res.locals.routeId as string | null | undefined) ?? 'other', status: String(res.statusCode) }, seconds)
+			httpRequestDuration.observe({ method: req.method, route: route ?? 'other', status: String(res.statusCode) }, ms / 1000)
 			logger.info(
 				{
 					requestId,
 					method: req.method,
-					route: (res.locals.routeId as string | null | undefined) ?? null,
+					route,
 					status: res.statusCode,
-					durationMs: Math.round((performance.now() - started) * 10) / 10,
+					durationMs: Math.round(ms * 10) / 10,
 					...(userId ? { user: hashUser(userId, secret) } : {}),
 				},
 				'request',

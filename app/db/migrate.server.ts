@@ -115,8 +115,9 @@ export async function migrate(db: Database, options: MigrateOptions): Promise<st
  * The files are listed once, at the first call.
  */
 export function pendingMigrationsCheck(dir = path.join(process.cwd(), 'supabase')): (db: Database) => Promise<string[]> {
-	const versions = listMigrations(path.join(dir, 'migrations')).then((files) => files.map((f) => f.version))
+	let versions: Promise<string[]> | undefined
 	return async (db) => {
+		versions ??= listMigrations(path.join(dir, 'migrations')).then((files) => files.map((f) => f.version))
 		const wanted = await versions
 		const { rows } = await db.query<{ version: string }>(
 			`select w.version from unnest($1::text[]) as w(version)
