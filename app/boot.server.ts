@@ -10,6 +10,7 @@ import type { AppServices } from '#app/context.server'
 import { initEnv } from '#app/env.server'
 import { configurePlatformFee, startDareSweeper } from '#app/modules/dares/sweeper.server'
 import { currentDocumentVersions } from '#app/modules/legal/documents.server'
+import { syncFilterTerms } from '#app/modules/moderation/filter.server'
 import { createPlatform } from '#app/platform/index.server'
 import { configureToastCookie } from '#app/security/toast-cookie.server'
 import { reportPool } from '#app/metrics.server'
@@ -18,8 +19,9 @@ import { reportPool } from '#app/metrics.server'
  * Everything the server needs before it takes a request: the environment
  * (parsed once; a bad value throws EnvError), the legal documents (read
  * and checked), the database (migrated, the legal documents' versions
- * published, the platform fee set and, where DEMO_DATA is on, seeded with
- * demo data), the platform adapters and the dares' vote sweeper.
+ * published, the platform fee and the text filter's word lists set and,
+ * where DEMO_DATA is on, seeded with demo data), the platform adapters and
+ * the dares' vote sweeper.
  */
 export async function boot(log: (line: string) => void = console.log): Promise<AppServices> {
 	const env = initEnv(process.env)
@@ -53,6 +55,8 @@ export async function boot(log: (line: string) => void = console.log): Promise<A
 		// (public.give_consent refuses any other; the last published is current).
 		await publishDocumentVersions(db, documents)
 		await configurePlatformFee(db, env.PLATFORM_FEE_PERCENT)
+		// The text filter's built-in word lists (docs/product.md §13).
+		await syncFilterTerms(db)
 		if (env.DEMO_DATA) {
 			await seedDemoData(db)
 			log('demo data: ready')

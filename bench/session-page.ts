@@ -27,7 +27,8 @@ async function main() {
 	const db = await createDatabase({ url: server.databaseUrl, poolSize: 2 })
 	try {
 		const users: string[] = []
-		for (let i = 0; i < 3; i++) {
+		// The creator and 40 authors: five dares each (an author's limit a minute).
+		for (let i = 0; i < 41; i++) {
 			const id = randomUUID()
 			await db.query(`insert into auth.users (id, aud, role, email) values ($1, 'authenticated', 'authenticated', $2)`, [id, `u${i}-${id}@bench.local`])
 			await db.query('insert into public.profiles (id, username) values ($1, $2)', [id, `bench${id.slice(0, 8)}`])
@@ -43,8 +44,7 @@ async function main() {
 			[users[0], `bench_${users[0]!.slice(0, 8)}`],
 		)
 		const sessionId = rows[0]!.id
-		// 100 per author: users[1] and users[2].
-		const authors = [users[1]!, users[2]!]
+		const authors = users.slice(1)
 		await writeDares(db, sessionId, 200, async () => authors.shift()!, (i) => `Dare number ${i}: sing the chorus backwards`)
 		const path = `/en/session/${sessionId}`
 		const page = await fetch(`${server.base}${path}`)

@@ -106,14 +106,14 @@ export function percentiles(latency: { p50: number; p90?: number; p97_5?: number
 }
 
 /**
- * `count` free dares in a session, 100 per author (the most one viewer may
- * write in a session, docs/product.md §5.2); `author()` makes each author (a
+ * `count` free dares in a session, 5 per author (the most one viewer may
+ * write in a minute, docs/product.md §13.6); `author()` makes each author (a
  * user who has accepted the terms). Their ids, in order.
  */
 export async function writeDares(db: Database, sessionId: string, count: number, author: () => Promise<string>, text: (i: number) => string): Promise<string[]> {
 	const ids: string[] = []
 	while (ids.length < count) {
-		const batch = Math.min(100, count - ids.length)
+		const batch = Math.min(5, count - ids.length)
 		await asUser(db, { sub: await author(), role: 'authenticated' }, async (tx) => {
 			for (let i = 0; i < batch; i++) {
 				const r = await tx.query<{ id: string }>('select id from public.create_dare($1, $2, 0, $3)', [text(ids.length), sessionId, randomUUID()])

@@ -285,3 +285,34 @@ create constraint trigger auth_user_deleted
   after delete on auth.users
   deferrable initially deferred
   for each row execute function app_private.mark_auth_user();
+
+-- ---------------------------------------------------------------------------
+-- Operators (docs/product.md §13)
+-- ---------------------------------------------------------------------------
+
+-- The people who run the service decide reports and appeals. Granted and
+-- revoked only with the owner connection (`npm run operator:grant -- <email>`,
+-- `npm run operator:revoke -- <email>`), never through the Data API: the API
+-- roles have no privilege on this table.
+create table app_private.operators (
+  user_id uuid primary key references auth.users (id) on delete cascade,
+  granted_at timestamptz not null default now()
+);
+revoke all on table app_private.operators from public, anon, authenticated, service_role;
+
+-- The caller is an operator who has proved their second factor, if they have
+-- one. For policies too (it runs with definer rights, so a signed-in caller
+-- may execute it without reading the table).
+create function app_private.is_operator()
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select (select auth.uid()) is not null
+    and exists (select 1 from app_private.operators o where o.user_id = (select auth.uid()))
+    and app_private.has_assurance();
+$$;
+revoke all on function app_private.is_operator() from public, anon, authenticated;
+grant execute on function app_private.is_operator() to authenticated;

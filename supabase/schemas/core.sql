@@ -49,7 +49,11 @@ create table public.profiles (
   username text not null
     constraint profiles_username_format check (username ~ '^[a-z0-9._]{1,30}$'),
   created_at timestamptz not null default now(),
-  updated_at timestamptz not null default now()
+  updated_at timestamptz not null default now(),
+  -- The language of the user's last dare or report (en, de, es, tr): mails
+  -- about moderation decisions are written in it (docs/product.md §13).
+  language text
+    constraint profiles_language_valid check (language in ('en', 'de', 'es', 'tr'))
 );
 create unique index profiles_username_key on public.profiles (username);
 alter table public.profiles enable row level security;

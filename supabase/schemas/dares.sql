@@ -64,7 +64,7 @@ create table public.dares (
     constraint dares_reward_valid check (reward >= 0 and reward % 10 = 0 and reward <= 1000000),
   status text not null default 'open'
     constraint dares_status_valid
-    check (status in ('open', 'accepted', 'voting', 'completed', 'failed', 'rejected', 'expired')),
+    check (status in ('held', 'open', 'accepted', 'voting', 'completed', 'failed', 'rejected', 'expired', 'removed')),
   -- The creating request's key: a repeat returns this dare.
   idempotency_key text not null
     constraint dares_idempotency_key_format check (idempotency_key ~ '^[!-~]{8,200}$'),
@@ -75,7 +75,8 @@ create table public.dares (
   resolved_at timestamptz,
   constraint dares_voting_has_deadline check ((status = 'voting') <= (voting_ends_at is not null)),
   constraint dares_resolved_at_matches_status
-    check ((status in ('completed', 'failed', 'rejected', 'expired')) = (resolved_at is not null))
+    check ((status in ('completed', 'failed', 'rejected', 'expired')) <= (resolved_at is not null)
+      and (resolved_at is not null) <= (status in ('completed', 'failed', 'rejected', 'expired', 'removed')))
 );
 create unique index dares_idempotency_key on public.dares (idempotency_key);
 create index dares_session_idx on public.dares (session_id, created_at);
@@ -88,13 +89,25 @@ create unique index dares_one_vote_per_session on public.dares (session_id) wher
 create index dares_due_votes_idx on public.dares (voting_ends_at) where status = 'voting';
 
 -- ---------------------------------------------------------------------------
--- Row-level security: everyone reads dares; users read their own boosts and
--- votes; nobody writes except through the functions below.
+-- Row-level security: everyone reads the dares that are shown (a held dare
+-- only its author, the session's creator and operators; a removed one only
+-- operators: docs/product.md §13); users read their own boosts and votes;
+-- nobody writes except through the functions below.
 -- ---------------------------------------------------------------------------
 alter table public.dares enable row level security;
-create policy "Dares are public"
-  on public.dares for select to anon, authenticated
-  using (true);
+create policy "Shown dares are public"
+  on public.dares for select to anon
+  using (status not in ('held', 'removed'));
+create policy "Held dares are seen by their author, the creator and operators"
+  on public.dares for select to authenticated
+  using (
+    status not in ('held', 'removed')
+    or (status = 'held' and author_id = (select auth.uid()))
+    or (status = 'held' and exists (
+      select 1 from public.sessions s where s.id = session_id and s.creator_id = (select auth.uid())
+    ))
+    or (select app_private.is_operator())
+  );
 revoke all on table public.dares from anon, authenticated;
 grant select on table public.dares to anon, authenticated;
 grant all on table public.dares to service_role;
@@ -113,7 +126,10 @@ create table public.boosts (
     constraint boosts_amount_valid check (amount >= 10 and amount % 10 = 0 and amount <= 1000000),
   idempotency_key text not null
     constraint boosts_idempotency_key_format check (idempotency_key ~ '^[!-~]{8,200}$'),
-  created_at timestamptz not null default now()
+  created_at timestamptz not null default now(),
+  -- Given back on its own, while the dare runs on: its booster was banned
+  -- by the creator (public.ban_viewer). Refunds and totals leave it out.
+  refunded_at timestamptz
 );
 create unique index boosts_idempotency_key on public.boosts (idempotency_key);
 create index boosts_dare_idx on public.boosts (dare_id, booster_id);
@@ -182,6 +198,11 @@ begin
   then
     raise exception using message = 'error-account-incomplete', errcode = 'P0001';
   end if;
+  if exists (
+    select 1 from app_private.account_restrictions r where r.user_id = caller and r.suspended_at is not null
+  ) then
+    raise exception using message = 'error-account-suspended', errcode = 'P0001';
+  end if;
   return caller;
 end;
 $$;
@@ -244,7 +265,7 @@ begin
   for owed in
     select b.dare_id, b.booster_id, sum(b.amount)::bigint as amount
     from public.boosts b
-    where b.dare_id = any (p_dare_ids)
+    where b.dare_id = any (p_dare_ids) and b.refunded_at is null
     group by b.booster_id, b.dare_id
     order by b.booster_id, b.dare_id
   loop
@@ -285,7 +306,7 @@ end;
 $$;
 revoke all on function app_private.record_boost(uuid, uuid, integer, text) from public, anon, authenticated, service_role;
 
--- Ends an open or accepted dare as rejected or expired, refunding it.
+-- Ends a held, open or accepted dare as rejected or expired, refunding it.
 create function app_private.close_dare(p_dare_id uuid, p_status text)
 returns void
 language plpgsql
@@ -294,7 +315,7 @@ set search_path = ''
 as $$
 begin
   update public.dares set status = p_status, resolved_at = now()
-  where id = p_dare_id and status in ('open', 'accepted');
+  where id = p_dare_id and status in ('held', 'open', 'accepted');
   if found then
     perform app_private.refund_dares(array[p_dare_id]);
   end if;
@@ -394,11 +415,17 @@ revoke all on function ledger.resolve_due_dares(integer) from public, anon, auth
 -- ---------------------------------------------------------------------------
 -- The calls (docs/product.md §6)
 -- ---------------------------------------------------------------------------
+-- A dare is checked by the text filter (app_private.text_verdict, docs/product.md
+-- §13): one of the creator's blocked terms refuses it, a term of the built-in
+-- lists holds it for review, and so does a session that holds every new dare.
+-- p_language (en, de, es, tr) is the page's language: the author's mails about
+-- their dares (a statement of reasons) are written in it.
 create function public.create_dare(
   p_description text,
   p_session_id uuid,
   p_reward integer,
-  p_idempotency_key text
+  p_idempotency_key text,
+  p_language text default null
 )
 returns public.dares
 language plpgsql
@@ -412,9 +439,13 @@ declare
   session public.sessions;
   dare public.dares;
   created integer;
+  verdict text;
 begin
   if p_idempotency_key is null or p_idempotency_key !~ '^[!-~]{8,190}$' then
     raise exception using message = 'error-invalid-idempotency-key', errcode = 'P0001';
+  end if;
+  if p_language is not null and p_language not in ('en', 'de', 'es', 'tr') then
+    raise exception using message = 'error-invalid-language', errcode = 'P0001';
   end if;
   -- One caller's dares in one session are counted one request at a time.
   perform pg_advisory_xact_lock(hashtext('dares:' || caller::text), hashtext(coalesce(p_session_id::text, '')));
@@ -453,6 +484,14 @@ begin
   if session.creator_id = caller then
     raise exception using message = 'error-own-session', errcode = 'P0001';
   end if;
+  perform app_private.assert_not_banned(session.creator_id, caller);
+
+  if (
+    select count(*) from public.dares d
+    where d.session_id = p_session_id and d.author_id = caller and d.created_at > now() - interval '1 minute'
+  ) >= 5 then
+    raise exception using message = 'error-too-many-dares', errcode = 'P0001';
+  end if;
 
   select count(*) into created from public.dares d where d.session_id = p_session_id and d.author_id = caller;
   if created >= session.max_dares_per_user then
@@ -465,9 +504,19 @@ begin
     raise exception using message = 'error-reward-too-low', errcode = 'P0001';
   end if;
 
-  insert into public.dares (session_id, author_id, description, reward, idempotency_key)
-  values (p_session_id, caller, description, p_reward, 'dare:' || p_idempotency_key)
+  verdict := app_private.text_verdict(description, session.creator_id);
+  if verdict = 'refused' then
+    raise exception using message = 'error-dare-blocked-term', errcode = 'P0001';
+  end if;
+
+  insert into public.dares (session_id, author_id, description, reward, idempotency_key, status)
+  values (p_session_id, caller, description, p_reward, 'dare:' || p_idempotency_key,
+    case when verdict = 'held' or session.hold_new_dares then 'held' else 'open' end)
   returning * into dare;
+
+  if p_language is not null then
+    update public.profiles set language = p_language where id = caller and language is distinct from p_language;
+  end if;
 
   if p_reward > 0 then
     perform app_private.record_boost(dare.id, caller, p_reward, 'boost:' || p_idempotency_key);
@@ -475,8 +524,8 @@ begin
   return dare;
 end;
 $$;
-revoke all on function public.create_dare(text, uuid, integer, text) from public, anon, authenticated;
-grant execute on function public.create_dare(text, uuid, integer, text) to authenticated;
+revoke all on function public.create_dare(text, uuid, integer, text, text) from public, anon, authenticated;
+grant execute on function public.create_dare(text, uuid, integer, text, text) to authenticated;
 
 create function public.boost_dare(p_dare_id uuid, p_amount integer, p_idempotency_key text)
 returns public.dares
@@ -519,6 +568,7 @@ begin
   if session.creator_id = caller then
     raise exception using message = 'error-own-session', errcode = 'P0001';
   end if;
+  perform app_private.assert_not_banned(session.creator_id, caller);
   if dare.status not in ('open', 'accepted') then
     raise exception using message = 'error-dare-not-boostable', errcode = 'P0001';
   end if;
@@ -569,10 +619,15 @@ begin
     return dare;
   end if;
   dare := app_private.dare_for_creator(p_dare_id);
-  if dare.status not in ('open', 'accepted') then
+  if dare.status not in ('held', 'open', 'accepted') then
     raise exception using message = 'error-dare-not-rejectable', errcode = 'P0001';
   end if;
-  perform app_private.close_dare(p_dare_id, 'rejected');
+  -- A held dare rejected is never shown, not even as rejected: removed.
+  if dare.status = 'held' then
+    perform app_private.remove_dare(p_dare_id);
+  else
+    perform app_private.close_dare(p_dare_id, 'rejected');
+  end if;
   perform app_private.record_call('reject', p_idempotency_key, caller, p_dare_id);
   select * into dare from public.dares d where d.id = p_dare_id;
   return dare;
@@ -624,6 +679,7 @@ as $$
 declare
   caller uuid := app_private.assert_participant();
   dare public.dares;
+  creator uuid;
 begin
   if p_vote is null then
     raise exception using message = 'error-invalid-vote', errcode = 'P0001';
@@ -633,9 +689,11 @@ begin
   if not found then
     raise exception using message = 'error-dare-not-found', errcode = 'P0001';
   end if;
-  if exists (select 1 from public.sessions s where s.id = dare.session_id and s.creator_id = caller) then
+  select s.creator_id into creator from public.sessions s where s.id = dare.session_id;
+  if creator = caller then
     raise exception using message = 'error-own-session', errcode = 'P0001';
   end if;
+  perform app_private.assert_not_banned(creator, caller);
   if dare.status <> 'voting' or dare.voting_ends_at <= now() then
     raise exception using message = 'error-voting-closed', errcode = 'P0001';
   end if;
@@ -683,9 +741,10 @@ begin
   perform app_private.resolve_due_dares(p_session_id, 100);
   return query
     select l.*,
-      (select coalesce(sum(b.amount), 0)::bigint from public.boosts b where b.dare_id = l.id and b.booster_id = (select auth.uid()) and (select app_private.has_assurance())),
+      (select coalesce(sum(b.amount), 0)::bigint from public.boosts b where b.dare_id = l.id and b.booster_id = (select auth.uid()) and b.refunded_at is null and (select app_private.has_assurance())),
       (select v.vote from public.votes v where v.dare_id = l.id and v.voter_id = (select auth.uid()) and (select app_private.has_assurance()))
-    from app_private.live_dares(p_session_id, null) l
+    from app_private.live_dares(p_session_id, null,
+      case when (select app_private.has_assurance()) then (select auth.uid()) end) l
     order by (l.status in ('open', 'accepted', 'voting')) desc, l.pot desc, l.created_at, l.id;
 end;
 $$;
@@ -705,7 +764,7 @@ as $$
     coalesce(sum(a.balance) filter (where d.status in ('open', 'accepted', 'voting')), 0)::bigint
   from public.dares d
   left join ledger.accounts a on a.kind = 'pot' and a.dare_id = d.id
-  where d.session_id = p_session_id;
+  where d.session_id = p_session_id and d.status not in ('held', 'removed');
 $$;
 revoke all on function public.session_totals(uuid) from public, anon, authenticated;
 grant execute on function public.session_totals(uuid) to anon, authenticated;

@@ -85,6 +85,8 @@ create index realtime_marks_marked_at_idx on app_private.realtime_marks (marked_
 revoke all on table app_private.realtime_marks from public, anon, authenticated;
 
 -- Dares updated (state changes, resolutions, an author gone): one mark each.
+-- A held dare approved is new to the page (its description goes out); one
+-- still held is not marked (nobody on the topic may see it).
 create function app_private.mark_sessions_of_dares()
 returns trigger
 language plpgsql
@@ -92,14 +94,16 @@ security definer
 set search_path = ''
 as $$
 begin
-  insert into app_private.realtime_marks (topic, dare_id)
-  select 'session_updates_' || d.session_id, d.id from changed d;
+  insert into app_private.realtime_marks (topic, dare_id, dare_created)
+  select 'session_updates_' || d.session_id, d.id, o.status = 'held'
+  from changed d join before o on o.id = d.id
+  where d.status <> 'held';
   return null;
 end;
 $$;
 revoke all on function app_private.mark_sessions_of_dares() from public, anon, authenticated;
 
--- Boosts and votes: one mark per dare they touched.
+-- Boosts and votes: one mark per dare they touched (a held dare's reward: none).
 create function app_private.mark_sessions_of_dare_rows()
 returns trigger
 language plpgsql
@@ -110,7 +114,8 @@ begin
   insert into app_private.realtime_marks (topic, dare_id)
   select 'session_updates_' || d.session_id, d.id
   from (select distinct c.dare_id from changed c) c
-  join public.dares d on d.id = c.dare_id;
+  join public.dares d on d.id = c.dare_id
+  where d.status <> 'held';
   return null;
 end;
 $$;
@@ -148,7 +153,7 @@ $$;
 revoke all on function app_private.mark_wallets() from public, anon, authenticated;
 
 create trigger dares_mark_update after update on public.dares
-  referencing new table as changed for each statement execute function app_private.mark_sessions_of_dares();
+  referencing old table as before new table as changed for each statement execute function app_private.mark_sessions_of_dares();
 
 create trigger boosts_mark_insert after insert on public.boosts
   referencing new table as changed for each statement execute function app_private.mark_sessions_of_dare_rows();
@@ -201,7 +206,7 @@ as $$
 $$;
 revoke all on function app_private.release_broadcaster_lease(uuid) from public, anon, authenticated, service_role;
 
--- Dares written: one mark each, saying so.
+-- Dares written: one mark each, saying so (a held one: none).
 create function app_private.mark_sessions_of_new_dares()
 returns trigger
 language plpgsql
@@ -210,7 +215,7 @@ set search_path = ''
 as $$
 begin
   insert into app_private.realtime_marks (topic, dare_id, dare_created)
-  select 'session_updates_' || d.session_id, d.id, true from changed d;
+  select 'session_updates_' || d.session_id, d.id, true from changed d where d.status <> 'held';
   return null;
 end;
 $$;
@@ -220,11 +225,14 @@ create trigger dares_mark_insert after insert on public.dares
   referencing new table as changed for each statement execute function app_private.mark_sessions_of_new_dares();
 
 -- The dares of a session as a visitor reads them, those asked for (null:
--- all; a dare no longer there is missing from the answer): what a live
+-- all; a dare no longer there, or not shown, is missing from the answer),
+-- with the held dares p_reader may see (their own, their session's; an
+-- operator all: docs/product.md §13). Live updates ask without a reader, so
+-- a held or removed dare never goes out on a session's topic: what a live
 -- update says of each, and what public.session_dares and public.session_dare
 -- show with the reader's own boost and vote. Due votes are not resolved here
 -- (the sweeper does, and marks them; session_dares does first).
-create function app_private.live_dares(p_session_id uuid, p_dare_ids uuid[])
+create function app_private.live_dares(p_session_id uuid, p_dare_ids uuid[], p_reader uuid default null)
 returns table (
   id uuid,
   description text,
@@ -246,19 +254,27 @@ set search_path = ''
 as $$
   select d.id, d.description, d.reward, d.status,
     case when d.status in ('open', 'accepted', 'voting') then coalesce(a.balance, 0)
-      else (select coalesce(sum(b.amount), 0) from public.boosts b where b.dare_id = d.id)
+      else (select coalesce(sum(b.amount), 0) from public.boosts b where b.dare_id = d.id and b.refunded_at is null)
     end::bigint,
     d.author_id, p.username,
-    (select count(distinct b.booster_id)::integer from public.boosts b where b.dare_id = d.id),
+    (select count(distinct b.booster_id)::integer from public.boosts b where b.dare_id = d.id and b.refunded_at is null),
     (select count(*)::integer from public.votes v where v.dare_id = d.id and v.vote),
     (select count(*)::integer from public.votes v where v.dare_id = d.id and not v.vote),
     d.voting_ends_at, d.created_at
   from public.dares d
   left join ledger.accounts a on a.kind = 'pot' and a.dare_id = d.id
   left join public.profiles p on p.id = d.author_id
-  where d.session_id = p_session_id and (p_dare_ids is null or d.id = any (p_dare_ids));
+  where d.session_id = p_session_id and (p_dare_ids is null or d.id = any (p_dare_ids))
+    and (
+      d.status not in ('held', 'removed')
+      or (d.status = 'held' and p_reader is not null and (
+        d.author_id = p_reader
+        or exists (select 1 from public.sessions s where s.id = d.session_id and s.creator_id = p_reader)
+        or exists (select 1 from app_private.operators o where o.user_id = p_reader)
+      ))
+    );
 $$;
-revoke all on function app_private.live_dares(uuid, uuid[]) from public, anon, authenticated;
+revoke all on function app_private.live_dares(uuid, uuid[], uuid) from public, anon, authenticated;
 
 -- A session's state and totals (as home's cards show them); no row when the
 -- session is gone.
@@ -301,10 +317,11 @@ security definer
 set search_path = ''
 as $$
   select l.*,
-    (select coalesce(sum(b.amount), 0)::bigint from public.boosts b where b.dare_id = l.id and b.booster_id = (select auth.uid()) and (select app_private.has_assurance())),
+    (select coalesce(sum(b.amount), 0)::bigint from public.boosts b where b.dare_id = l.id and b.booster_id = (select auth.uid()) and b.refunded_at is null and (select app_private.has_assurance())),
     (select v.vote from public.votes v where v.dare_id = l.id and v.voter_id = (select auth.uid()) and (select app_private.has_assurance()))
   from public.dares d
-  cross join lateral app_private.live_dares(d.session_id, array[d.id]) l
+  cross join lateral app_private.live_dares(d.session_id, array[d.id],
+    case when (select app_private.has_assurance()) then (select auth.uid()) end) l
   where d.id = p_dare_id;
 $$;
 revoke all on function public.session_dare(uuid) from public, anon;

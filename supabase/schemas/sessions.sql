@@ -33,6 +33,9 @@ create table public.sessions (
     constraint sessions_voting_duration_valid check (voting_duration >= 30 and voting_duration <= 3600 and voting_duration % 5 = 0),
   created_at timestamptz not null default now(),
   ended_at timestamptz,
+  -- Every new dare is held for the creator's review (public.set_hold_new_dares,
+  -- docs/product.md §13).
+  hold_new_dares boolean not null default false,
   constraint sessions_ended_at_matches_status check ((status = 'ended') = (ended_at is not null)),
   constraint sessions_ended_after_start check (ended_at >= created_at)
 );
@@ -116,6 +119,16 @@ begin
   if char_length(title) > 140 then
     raise exception using message = 'error-title-too-long', errcode = 'P0001';
   end if;
+  if exists (
+    select 1 from app_private.account_restrictions r where r.user_id = caller and r.suspended_at is not null
+  ) then
+    raise exception using message = 'error-account-suspended', errcode = 'P0001';
+  end if;
+  -- A title is on home, the share card and the stream: no term of the
+  -- built-in lists or of the creator's own (docs/product.md §13).
+  if app_private.text_verdict(title, caller) <> 'allowed' then
+    raise exception using message = 'error-title-not-allowed', errcode = 'P0001';
+  end if;
   if p_min_boost is null or p_min_boost < 50 or p_min_boost > 100000 or p_min_boost % 10 <> 0 then
     raise exception using message = 'error-invalid-min-boost', errcode = 'P0001';
   end if;
@@ -193,12 +206,12 @@ begin
   -- lock wallets) could deadlock with a boost under way. The refunds then go
   -- out in booster order across the dares (refund_dares).
   perform 1 from public.dares d
-  where d.session_id = p_session_id and d.status in ('open', 'accepted')
+  where d.session_id = p_session_id and d.status in ('held', 'open', 'accepted')
   order by d.id
   for update;
   with closed as (
     update public.dares d set status = 'expired', resolved_at = now()
-    where d.session_id = p_session_id and d.status in ('open', 'accepted')
+    where d.session_id = p_session_id and d.status in ('held', 'open', 'accepted')
     returning d.id
   )
   select coalesce(array_agg(closed.id), '{}') into expired from closed;

@@ -120,31 +120,47 @@ const EXPOSED_ACL: Record<(typeof API_ROLES)[number], string[]> = {
 	],
 	authenticated: [
 		'function public.accept_dare(p_dare_id uuid): EXECUTE (security definer)',
+		'function public.appeal_decision(p_decision_id uuid, p_statement text): EXECUTE (security definer)',
+		'function public.approve_dare(p_dare_id uuid): EXECUTE (security definer)',
+		'function public.ban_viewer(p_user_id uuid): EXECUTE (security definer)',
 		'function public.boost_dare(p_dare_id uuid, p_amount integer, p_idempotency_key text): EXECUTE (security definer)',
-		'function public.create_dare(p_description text, p_session_id uuid, p_reward integer, p_idempotency_key text): EXECUTE (security definer)',
+		'function public.create_dare(p_description text, p_session_id uuid, p_reward integer, p_idempotency_key text, p_language text): EXECUTE (security definer)',
 		'function public.create_session(p_title text, p_min_boost integer, p_max_dares_per_user integer, p_max_free_dares_per_user integer, p_platform text, p_channel text, p_seconds_to_vote integer): EXECUTE (security definer)',
 		'function public.give_consent(p_kind text, p_version text): EXECUTE (security definer)',
 		'function public.has_consented(p_tos_version text, p_ca_version text): EXECUTE (security definer)',
+		'function public.hide_dare(p_dare_id uuid): EXECUTE (security definer)',
 		'function public.is_username_available(check_username text): EXECUTE (security definer)',
 		'function public.link_channel(p_platform text): EXECUTE (security definer)',
 		'function public.link_twitch_channel(): EXECUTE (security definer)',
+		'function public.moderate(p_action text, p_target uuid, p_ground text, p_explanation text): EXECUTE (security definer)',
+		'function public.moderation_appeals_open(): EXECUTE (security definer)',
+		'function public.moderation_queue(): EXECUTE (security definer)',
+		'function public.my_bans(): EXECUTE (security definer)',
+		'function public.my_decision(p_decision_id uuid): EXECUTE (security definer)',
+		'function public.my_restrictions(): EXECUTE (security definer)',
 		'function public.overlay_key(p_session_id uuid): EXECUTE (security definer)',
 		'function public.overlay_key_valid(p_session_id uuid, p_key text): EXECUTE (security definer)',
 		'function public.purchase_history(p_limit integer): EXECUTE (security definer)',
 		'function public.regenerate_overlay_key(p_session_id uuid): EXECUTE (security definer)',
 		'function public.reject_dare(p_dare_id uuid, p_idempotency_key text): EXECUTE (security definer)',
+		'function public.report_dare(p_dare_id uuid, p_reason text, p_details text, p_good_faith boolean, p_language text): EXECUTE (security definer)',
 		// One dare as its reader sees it: a boost's, a vote's or a new dare's answer to the page's script (ADR 045).
 		'function public.session_dare(p_dare_id uuid): EXECUTE (security definer)',
 		'function public.session_dares(p_session_id uuid): EXECUTE (security definer)',
 		'function public.session_totals(p_session_id uuid): EXECUTE (security definer)',
+		'function public.set_blocked_terms(p_terms text[]): EXECUTE (security definer)',
+		'function public.set_hold_new_dares(p_session_id uuid, p_hold boolean): EXECUTE (security definer)',
 		'function public.start_voting(p_dare_id uuid): EXECUTE (security definer)',
 		'function public.stop_active_session(p_idempotency_key text): EXECUTE (security definer)',
+		'function public.unban_viewer(p_user_id uuid): EXECUTE (security definer)',
 		'function public.unlink_channel(p_platform text): EXECUTE (security definer)',
 		'function public.vote_for_dare(p_dare_id uuid, p_vote boolean): EXECUTE (security definer)',
 		'function public.wallet_transfers(p_limit integer): EXECUTE (security definer)',
 		'schema public: USAGE',
+		'table public.blocked_terms: SELECT',
 		'table public.boosts: SELECT',
 		'table public.consents: SELECT',
+		'table public.creator_bans: SELECT',
 		'table public.creator_profiles: SELECT',
 		...DARE_COLUMNS_READ,
 		'table public.profiles (id): INSERT',
@@ -163,7 +179,7 @@ const EXPOSED_ACL: Record<(typeof API_ROLES)[number], string[]> = {
  * serve these, but policies and functions run as the caller reach them, so
  * they are pinned too. auth and realtime are as on Supabase (the helpers,
  * realtime.messages under its policies); app_private offers the assurance
- * helper to policies and nothing else; better_auth, local_dev and
+ * and operator helpers to policies and nothing else; better_auth, local_dev and
  * supabase_migrations (local only) offer nothing.
  */
 const OTHER_ACL: Record<(typeof API_ROLES)[number], string[]> = {
@@ -180,6 +196,7 @@ const OTHER_ACL: Record<(typeof API_ROLES)[number], string[]> = {
 	],
 	authenticated: [
 		'function app_private.has_assurance(): EXECUTE (security definer)',
+		'function app_private.is_operator(): EXECUTE (security definer)',
 		'function auth.email(): EXECUTE',
 		'function auth.jwt(): EXECUTE',
 		'function auth.role(): EXECUTE',

@@ -22,12 +22,12 @@ describeWithPostgres('db:diff', () => {
 				join(dir, 'schemas', 'dares.sql'),
 				`\ngrant execute on function public.boost_dare(uuid, integer, text) to anon;
 comment on table public.boosts is 'changed';
-alter policy "Dares are public" on public.dares using (status <> 'rejected');\n`,
+alter policy "Shown dares are public" on public.dares using (status not in ('held', 'removed', 'rejected'));\n`,
 			)
 			const diff = await diffSchemas(process.env.TEST_DATABASE_URL!, dir)
 			expect(diff.facts).toContainEqual(expect.stringMatching(/^\+ function public\.boost_dare\(.* acl .*anon=X/))
 			expect(diff.facts).toContainEqual(expect.stringMatching(/^\+ relation public\.boosts .* comment changed$/))
-			expect(diff.sql).toMatch(/create policy "Dares are public"[\s\S]*rejected/)
+			expect(diff.sql).toMatch(/create policy "Shown dares are public"[\s\S]*rejected/)
 		} finally {
 			rmSync(dir, { recursive: true, force: true })
 		}

@@ -31,16 +31,15 @@ export async function liveSession(db: Queryable, settings: Partial<Record<'min_b
 
 
 /**
- * `count` free dares in a session that takes 100 dares per viewer (its
- * `max_dares_per_user` and `max_free_dares_per_user` at their maximum,
- * docs/product.md §5.2): written by as many authors as that needs, in order;
- * their ids.
+ * `count` free dares in a session: written five by five (an author's limit
+ * a minute, docs/product.md §13.6) by as many authors as that needs, in
+ * order; their ids.
  */
 export async function manyDares(db: Database, sessionId: string, count: number, description = (i: number) => `Dare number ${i}`): Promise<string[]> {
 	const ids: string[] = []
 	while (ids.length < count) {
 		const author = await participant(db)
-		const batch = Math.min(100, count - ids.length)
+		const batch = Math.min(5, count - ids.length)
 		await asUser(db, claimsFor(author), async (tx) => {
 			for (let i = 0; i < batch; i++) {
 				const { rows } = await tx.query<{ id: string }>('select id from public.create_dare($1, $2, 0, $3)', [description(ids.length), sessionId, randomUUID()])
