@@ -4,6 +4,7 @@ import type { Database } from '#app/db/database.server'
 import { publishDocumentVersions } from '#app/db/published-documents.server'
 import { claimsFor, describeEachDatabase, rejectionOf } from '#tests/support/databases'
 import { liveSession, participant } from '#tests/support/dares'
+import { randomUUID } from 'node:crypto'
 
 /**
  * The OBS overlay's key (docs/product.md §5.7), as the API roles
@@ -59,5 +60,28 @@ describeEachDatabase('overlay', (getDb) => {
 			)
 			expect(read).toBe('42501')
 		}
+	})
+
+	test("the session's top boosters: most coins first, shown dares only, given-back boosts left out, at most ten", async () => {
+		const db = getDb()
+		await publishDocumentVersions(db, { terms_of_service: 'v1', creator_agreement: 'v1' })
+		const session = await liveSession(db, { min_boost: 50, max_free_dares_per_user: 5 })
+		const [ann, bob, cem] = [await participant(db, 1000), await participant(db, 1000), await participant(db, 1000)]
+		const create = (author: string, reward: number) =>
+			asUser(db, claimsFor(author), async (tx) => (await tx.query<{ id: string }>('select id from public.create_dare($1, $2, $3, $4)', ['Sing the chorus backwards', session.id, reward, randomUUID()])).rows[0]!.id)
+		const boost = (user: string, dare: string, amount: number) =>
+			asUser(db, claimsFor(user), (tx) => tx.query('select 1 from public.boost_dare($1, $2, $3)', [dare, amount, randomUUID()]))
+		const first = await create(ann, 100)
+		const second = await create(bob, 50)
+		await boost(cem, first, 300)
+		await boost(ann, second, 50)
+		const top = (limit: number) =>
+			asUser(db, null, async (tx) => (await tx.query<{ username: string; coins: string }>('select * from public.session_top_boosters($1, $2)', [session.id, limit])).rows.map((r) => [r.username, Number(r.coins)]))
+		const name = async (id: string) => (await db.query<{ username: string }>('select username from public.profiles where id = $1', [id])).rows[0]!.username
+		expect(await top(10)).toEqual([[await name(cem), 300], [await name(ann), 150], [await name(bob), 50]])
+		expect(await top(1)).toEqual([[await name(cem), 300]])
+		// The creator bans cem: their boost goes back and leaves the list.
+		await asUser(db, claimsFor(session.creator), (tx) => tx.query('select public.ban_viewer($1)', [cem]))
+		expect(await top(10)).toEqual([[await name(ann), 150], [await name(bob), 50]])
 	})
 })

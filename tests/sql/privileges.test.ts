@@ -111,6 +111,8 @@ const EXPOSED_ACL: Record<(typeof API_ROLES)[number], string[]> = {
 		// The OBS overlay asks whether its key is right, signed out (ADR 036).
 		'function public.overlay_key_valid(p_session_id uuid, p_key text): EXECUTE (security definer)',
 		'function public.session_dares(p_session_id uuid): EXECUTE (security definer)',
+		// The overlay's top boosters: public, like a stream's top cheerers (issue 26).
+		'function public.session_top_boosters(p_session_id uuid, p_limit integer): EXECUTE (security definer)',
 		'function public.session_totals(p_session_id uuid): EXECUTE (security definer)',
 		'schema public: USAGE',
 		...DARE_COLUMNS_READ,
@@ -147,6 +149,8 @@ const EXPOSED_ACL: Record<(typeof API_ROLES)[number], string[]> = {
 		// One dare as its reader sees it: a boost's, a vote's or a new dare's answer to the page's script (ADR 045).
 		'function public.session_dare(p_dare_id uuid): EXECUTE (security definer)',
 		'function public.session_dares(p_session_id uuid): EXECUTE (security definer)',
+		// The overlay's top boosters: public, like a stream's top cheerers (issue 26).
+		'function public.session_top_boosters(p_session_id uuid, p_limit integer): EXECUTE (security definer)',
 		'function public.session_totals(p_session_id uuid): EXECUTE (security definer)',
 		'function public.set_blocked_terms(p_terms text[]): EXECUTE (security definer)',
 		'function public.set_hold_new_dares(p_session_id uuid, p_hold boolean): EXECUTE (security definer)',
