@@ -669,6 +669,63 @@ $$;
 revoke all on function public.start_voting(uuid) from public, anon, authenticated;
 grant execute on function public.start_voting(uuid) to authenticated;
 
+-- The creator gives a running vote more time (docs/product.md §6.7): 30 to
+-- 600 seconds, in steps of 5, with at most an hour left after it. A vote
+-- whose time is up is the sweeper's to resolve.
+create function public.extend_vote(p_dare_id uuid, p_seconds integer)
+returns public.dares
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  dare public.dares := app_private.dare_for_creator(p_dare_id);
+begin
+  if dare.status <> 'voting' or dare.voting_ends_at <= now() then
+    raise exception using message = 'error-voting-closed', errcode = 'P0001';
+  end if;
+  if p_seconds is null or p_seconds < 30 or p_seconds > 600 or p_seconds % 5 <> 0 then
+    raise exception using message = 'error-invalid-vote-extension', errcode = 'P0001';
+  end if;
+  if dare.voting_ends_at + make_interval(secs => p_seconds) > now() + interval '1 hour' then
+    raise exception using message = 'error-vote-too-long', errcode = 'P0001';
+  end if;
+  update public.dares set voting_ends_at = voting_ends_at + make_interval(secs => p_seconds)
+  where id = p_dare_id
+  returning * into dare;
+  return dare;
+end;
+$$;
+revoke all on function public.extend_vote(uuid, integer) from public, anon, authenticated;
+grant execute on function public.extend_vote(uuid, integer) to authenticated;
+
+-- The creator cancels a running vote (a false start, a dare to redo): its
+-- votes are dropped and the dare is accepted again, so a vote can start
+-- over. A vote whose time is up is the sweeper's to resolve.
+create function public.cancel_vote(p_dare_id uuid)
+returns public.dares
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  dare public.dares := app_private.dare_for_creator(p_dare_id);
+begin
+  if dare.status <> 'voting' or dare.voting_ends_at <= now() then
+    raise exception using message = 'error-voting-closed', errcode = 'P0001';
+  end if;
+  delete from public.votes where dare_id = p_dare_id;
+  update public.dares set status = 'accepted', voting_ends_at = null
+  where id = p_dare_id
+  returning * into dare;
+  return dare;
+end;
+$$;
+revoke all on function public.cancel_vote(uuid) from public, anon, authenticated;
+grant execute on function public.cancel_vote(uuid) to authenticated;
+
 create function public.vote_for_dare(p_dare_id uuid, p_vote boolean)
 returns public.dares
 language plpgsql

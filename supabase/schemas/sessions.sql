@@ -256,3 +256,32 @@ begin
   return stopped;
 end;
 $$;
+
+-- A session's recap for its creator (after it ends, and in their sessions
+-- list): the coins it earned them (the payouts of its dares), and how many
+-- of its dares were completed, failed, and refunded (rejected, expired,
+-- removed). The top fans are public.session_top_boosters. No row for anyone
+-- but the creator.
+create function public.session_recap(p_session_id uuid)
+returns table (earned bigint, completed integer, failed integer, refunded integer)
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select
+    coalesce((
+      select sum(t.amount)
+      from ledger.accounts a
+      join ledger.transfers t on t.to_account = a.id and t.kind = 'payout'
+      join public.dares d on d.id::text = t.reference and d.session_id = s.id
+      where a.kind = 'wallet' and a.user_id = s.creator_id
+    ), 0)::bigint,
+    (select count(*)::integer from public.dares d where d.session_id = s.id and d.status = 'completed'),
+    (select count(*)::integer from public.dares d where d.session_id = s.id and d.status = 'failed'),
+    (select count(*)::integer from public.dares d where d.session_id = s.id and d.status in ('rejected', 'expired', 'removed'))
+  from public.sessions s
+  where s.id = p_session_id and s.creator_id = (select auth.uid()) and (select app_private.has_assurance());
+$$;
+revoke all on function public.session_recap(uuid) from public, anon, authenticated;
+grant execute on function public.session_recap(uuid) to authenticated;

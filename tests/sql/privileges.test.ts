@@ -126,8 +126,10 @@ const EXPOSED_ACL: Record<(typeof API_ROLES)[number], string[]> = {
 		'function public.approve_dare(p_dare_id uuid): EXECUTE (security definer)',
 		'function public.ban_viewer(p_user_id uuid): EXECUTE (security definer)',
 		'function public.boost_dare(p_dare_id uuid, p_amount integer, p_idempotency_key text): EXECUTE (security definer)',
+		'function public.cancel_vote(p_dare_id uuid): EXECUTE (security definer)',
 		'function public.create_dare(p_description text, p_session_id uuid, p_reward integer, p_idempotency_key text, p_language text): EXECUTE (security definer)',
 		'function public.create_session(p_title text, p_min_boost integer, p_max_dares_per_user integer, p_max_free_dares_per_user integer, p_platform text, p_channel text, p_seconds_to_vote integer): EXECUTE (security definer)',
+		'function public.extend_vote(p_dare_id uuid, p_seconds integer): EXECUTE (security definer)',
 		'function public.give_consent(p_kind text, p_version text): EXECUTE (security definer)',
 		'function public.has_consented(p_tos_version text, p_ca_version text): EXECUTE (security definer)',
 		'function public.hide_dare(p_dare_id uuid): EXECUTE (security definer)',
@@ -149,6 +151,7 @@ const EXPOSED_ACL: Record<(typeof API_ROLES)[number], string[]> = {
 		// One dare as its reader sees it: a boost's, a vote's or a new dare's answer to the page's script (ADR 045).
 		'function public.session_dare(p_dare_id uuid): EXECUTE (security definer)',
 		'function public.session_dares(p_session_id uuid): EXECUTE (security definer)',
+		'function public.session_recap(p_session_id uuid): EXECUTE (security definer)',
 		// The overlay's top boosters: public, like a stream's top cheerers (issue 26).
 		'function public.session_top_boosters(p_session_id uuid, p_limit integer): EXECUTE (security definer)',
 		'function public.session_totals(p_session_id uuid): EXECUTE (security definer)',
