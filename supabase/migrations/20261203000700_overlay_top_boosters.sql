@@ -14,7 +14,7 @@ AS $function$
   from public.dares d
   join public.boosts b on b.dare_id = d.id and b.refunded_at is null
   join public.profiles p on p.id = b.booster_id
-  where d.session_id = p_session_id and d.status not in ('held', 'removed')
+  where d.session_id = p_session_id and d.status in ('open', 'accepted', 'voting', 'completed')
   group by p.username
   order by 2 desc, 1
   limit least(greatest(coalesce(p_limit, 3), 1), 10);

@@ -117,8 +117,9 @@ grant execute on function public.overlay_key_valid(uuid, text) to anon, authenti
 
 -- The session's top boosters, most coins first (the overlay shows them on
 -- stream, like a stream's top cheerers): a booster's username and the coins
--- they put into the session's shown dares, given-back boosts left out;
--- deleted accounts are not named. At most p_limit (1 to 10) rows.
+-- they put into the session's running and completed dares (the boosts of a
+-- refunded dare, or given back at a ban, went back); deleted accounts are
+-- not named. At most p_limit (1 to 10) rows.
 create function public.session_top_boosters(p_session_id uuid, p_limit integer)
 returns table (username text, coins bigint)
 language sql
@@ -130,7 +131,7 @@ as $$
   from public.dares d
   join public.boosts b on b.dare_id = d.id and b.refunded_at is null
   join public.profiles p on p.id = b.booster_id
-  where d.session_id = p_session_id and d.status not in ('held', 'removed')
+  where d.session_id = p_session_id and d.status in ('open', 'accepted', 'voting', 'completed')
   group by p.username
   order by 2 desc, 1
   limit least(greatest(coalesce(p_limit, 3), 1), 10);

@@ -83,5 +83,8 @@ describeEachDatabase('overlay', (getDb) => {
 		// The creator bans cem: their boost goes back and leaves the list.
 		await asUser(db, claimsFor(session.creator), (tx) => tx.query('select public.ban_viewer($1)', [cem]))
 		expect(await top(10)).toEqual([[await name(ann), 150], [await name(bob), 50]])
+		// A rejected dare's boosts went back: they leave the list too.
+		await asUser(db, claimsFor(session.creator), (tx) => tx.query('select public.reject_dare($1, $2)', [second, randomUUID()]))
+		expect(await top(10)).toEqual([[await name(ann), 100]])
 	})
 })
