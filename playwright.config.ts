@@ -1,6 +1,7 @@
 import { defineConfig, type Project } from '@playwright/test'
 import { findChromium } from './tests/support/chromium.js'
 import { DECIDED_STORAGE_STATE } from './tests/e2e/support/consent'
+import { DEMO_USERS } from './app/db/seed.server'
 
 /**
  * End-to-end tests: what only a browser shows, against the production build
@@ -37,7 +38,7 @@ const port = Number(process.env.E2E_PORT ?? 3101)
  * spec, whose check of Content-Security-Policy violations covers the pages a
  * rejected form post renders without JavaScript.
  */
-const FORM_JOURNEYS = /\/(accounts|auth-dialog|channels|consent|dares|flash|oauth|overlay|resend|security|sessions|settings|shop)\.spec\.ts$/
+const FORM_JOURNEYS = /\/(accounts|auth-dialog|channels|consent|creator-on-stream|dares|flash|moderation|oauth|overlay|resend|security|sessions|settings|shop)\.spec\.ts$/
 
 /** Specs about the small-screen layout: run at phone width too. */
 const LAYOUT = /\/header\.spec\.ts$/
@@ -92,8 +93,9 @@ export default defineConfig({
 	// local runs; CI keeps a screenshot of a failure (and the failing spec can be run again with a trace).
 	use: { trace: process.env.CI ? 'off' : 'retain-on-failure', screenshot: 'only-on-failure', storageState: DECIDED_STORAGE_STATE },
 	projects,
+	// Lucia, a demo account no other spec signs in as, is an operator: moderation.spec.ts decides reports as her.
 	webServer: {
-		command: `node tests/support/start-server.js pglite ${port}`,
+		command: `node tests/support/start-server.js pglite ${port} --operator ${DEMO_USERS.lucia.email}`,
 		url: `http://127.0.0.1:${port}/en`,
 		reuseExistingServer: false,
 		timeout: 120_000,

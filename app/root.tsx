@@ -22,7 +22,7 @@ import { hidesAuthDialogs } from '#app/modules/account/gate'
 import { revalidateUnlessAnswered } from '#app/modules/dares/answer'
 import { PageViews } from '#app/modules/analytics/page-views'
 import { NewBuildOffer } from '#app/modules/builds/new-build-offer'
-import { ConsentProvider, NoScriptBanner } from '#app/modules/consent/consent-context'
+import { ConsentProvider, CookieBanner } from '#app/modules/consent/consent-context'
 import { UNDECIDED, type ConsentConfig } from '#app/modules/consent/entries'
 import { sameOriginMiddleware } from '#app/utils/same-origin.server'
 import { useNonce } from '#app/security/nonce'
@@ -112,7 +112,7 @@ function Document({ children }: { children: React.ReactNode }) {
 							) : null}
 						</GatedActionProvider>
 					</AuthDialogProvider>
-					{rootData ? <NoScriptBanner showSettings={rootData.consent.showSettings} /> : null}
+					{rootData ? <CookieBanner showSettings={rootData.consent.showSettings} /> : null}
 					<PageViews />
 				</ConsentProvider>
 				<NewBuildOffer intervalSeconds={rootData?.env.BUILD_CHECK_INTERVAL ?? 0} />

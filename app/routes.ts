@@ -42,6 +42,8 @@ export default [
 		route('session/:id', 'routes/session.tsx'),
 		route('session/:id/card.png', 'routes/session-card.ts'),
 		route('overlay/:sessionId', 'routes/overlay.tsx'),
+		route('operator', 'routes/operator.tsx'),
+		route('appeal/:decisionId', 'routes/appeal.tsx'),
 		route(':platform/:channel', 'routes/channel.tsx'),
 		route('*', 'routes/not-found.tsx', { id: 'lang-not-found' }),
 	]),

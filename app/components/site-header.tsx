@@ -10,9 +10,11 @@ export type HeaderAccount = { userId: string; email: string | null; username: st
 
 /**
  * The site header. Wide screens show everything in one row; a phone shows
- * the brand, "Sign in" for visitors and a menu (a `<details>` disclosure, so
- * it opens without JavaScript) with the pages, the languages and the account.
- * Each layout is hidden from the other's screens by CSS alone.
+ * the brand, the signed-in viewer's balance (or "Sign in" for visitors) and
+ * a menu (a `<details>` disclosure, so it opens without JavaScript) with the
+ * pages, the languages and the account. Each control is rendered once and
+ * hidden from the other layout's screens by CSS alone (the balance is one
+ * live subscription, and one element the tests find).
  */
 export function SiteHeader({ locale, account }: { locale: Locale; account: HeaderAccount | null }) {
 	const { t } = useTranslation()
@@ -21,28 +23,30 @@ export function SiteHeader({ locale, account }: { locale: Locale; account: Heade
 		<header className="site-header">
 			<Link className="brand" to={`/${locale}`}>
 				<LogoMark className="brand__mark" />
-				{t('app.name')}
+				{/* Wraps out of sight when the row is too narrow for it: the mark stays, and the link keeps its name. */}
+				<span className="brand__name">{t('app.name')}</span>
 			</Link>
 			<nav aria-label={t('nav.main')} className="site-nav site-header__wide">
 				<PageLinks locale={locale} />
 			</nav>
-			<div className="site-header__end site-header__wide">
-				<LanguageSwitcher locale={locale} />
+			<div className="site-header__end">
+				<div className="site-header__wide">
+					<LanguageSwitcher locale={locale} />
+				</div>
 				{account ? (
 					<>
 						{account.balance != null ? <WalletBalance key={account.userId} locale={locale} balance={account.balance} userId={account.userId} /> : null}
-						<Link to={`/${locale}/settings`} className="account-name" title={accountLabel ?? undefined}>
+						<Link to={`/${locale}/settings`} className="account-name site-header__wide" title={accountLabel ?? undefined}>
 							{accountLabel}
 						</Link>
-						<SignOut locale={locale} />
+						<SignOut locale={locale} formClassName="site-header__wide" />
 					</>
 				) : (
 					<SignInLink locale={locale} />
 				)}
-			</div>
-			<div className="site-header__end site-header__narrow">
-				{account ? null : <SignInLink locale={locale} />}
-				<PhoneMenu locale={locale} accountLabel={accountLabel} />
+				<div className="site-header__narrow">
+					<PhoneMenu locale={locale} accountLabel={accountLabel} />
+				</div>
 			</div>
 		</header>
 	)
@@ -66,7 +70,7 @@ function SignInLink({ locale }: { locale: Locale }) {
 	return (
 		<Link
 			to={`/${locale}/login`}
-			className="button button--primary"
+			className="button button--primary site-header__sign-in"
 			onClick={(event) => {
 				// With JavaScript the dialog opens in place; without, the page does.
 				if (!openAuthDialog) return
@@ -79,10 +83,10 @@ function SignInLink({ locale }: { locale: Locale }) {
 	)
 }
 
-function SignOut({ locale, className = 'button button--ghost' }: { locale: Locale; className?: string }) {
+function SignOut({ locale, className = 'button button--ghost', formClassName }: { locale: Locale; className?: string; formClassName?: string }) {
 	const { t } = useTranslation()
 	return (
-		<Form method="post" action={`/${locale}/logout`}>
+		<Form method="post" action={`/${locale}/logout`} className={formClassName}>
 			<button type="submit" className={className}>
 				{t('auth.sign-out')}
 			</button>

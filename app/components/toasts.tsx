@@ -3,6 +3,7 @@ import { createPortal } from 'react-dom'
 import { useTranslation } from '#app/i18n/translation'
 import { trackKeyEvent } from '#app/modules/analytics/events'
 import { useHydrated } from '#app/utils/use-hydrated'
+import { useTopModalDialog } from '#app/utils/use-top-modal-dialog'
 import { GATE_DELETE_ACCOUNT_ID, openDeleteAccount } from '#app/modules/account/delete-account'
 import type { FlashToast } from '#app/modules/flash/flash-toast'
 import { loadSonner, markToasterListening, onSonnerRequested, sonnerRequested, toast as showToast } from './toast'
@@ -110,16 +111,4 @@ export function Toasts({ toast }: { toast: FlashToast | null }) {
 			<AppToaster />
 		</>
 	)
-}
-
-function useTopModalDialog() {
-	const [host, setHost] = useState<HTMLDialogElement | null>(null)
-	useEffect(() => {
-		const update = () => setHost([...document.querySelectorAll('dialog')].findLast((dialog) => dialog.matches(':modal')) ?? null)
-		update()
-		const observer = new MutationObserver(update)
-		observer.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['open'] })
-		return () => observer.disconnect()
-	}, [])
-	return host
 }

@@ -229,7 +229,8 @@ function renderNoticeMail(s: NoticeMailStrings, common: MailStrings, locale: Loc
 	return { subject: s.subject, text, html }
 }
 
-function layout(locale: Locale, title: string, blocks: string[], footer: string): string {
+/** The frame every mail of the app shares (also the moderation mails: app/modules/moderation). */
+export function layout(locale: Locale, title: string, blocks: string[], footer: string): string {
 	return [
 		'<!doctype html>',
 		`<html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(title)}</title></head>`,
@@ -242,7 +243,7 @@ function layout(locale: Locale, title: string, blocks: string[], footer: string)
 	].join('\n')
 }
 
-function escapeHtml(value: string): string {
+export function escapeHtml(value: string): string {
 	return value
 		.replaceAll('&', '&amp;')
 		.replaceAll('<', '&lt;')

@@ -14,6 +14,7 @@ import { getInstance } from '#app/i18n/i18next.server'
 import { clearReturnPath, returnPath } from '#app/modules/account/return-path.server'
 import { SignInSchema, TotpCodeSchema } from '#app/modules/account/schemas'
 import { isOAuthProvider } from '#app/modules/account/rules.server'
+import { refusalStatus } from '#app/utils/refusal.server'
 
 export function loader({ request, context }: Route.LoaderArgs) {
 	// Already signed in: nothing to do here.
@@ -47,12 +48,12 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 
 	if (intent === 'totp') {
 		const submission = parseWithZod(formData, { schema: TotpCodeSchema })
-		if (submission.status !== 'success') return data({ intent: 'totp' as const, result: submission.reply(), error: null }, { status: 400 })
+		if (submission.status !== 'success') return data({ intent: 'totp' as const, result: submission.reply(), error: null }, { status: refusalStatus(request, 400) })
 		const result = await accounts.verifySignInTotp(request, submission.value)
 		if (!result.ok) {
 			return data(
 				{ intent: 'totp' as const, result: submission.reply({ formErrors: [failureMessage(result.error)], hideFields: ['code'] }), error: null },
-				{ status: result.error.status, headers: result.headers },
+				{ status: refusalStatus(request, result.error.status), headers: result.headers },
 			)
 		}
 		return redirectWithSuccess(next, t('auth.sign-in-success'), { headers: withHeaders(result.headers, new Headers({ 'set-cookie': clearReturnPath() })) })
@@ -60,13 +61,13 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 
 	const submission = parseWithZod(formData, { schema: SignInSchema })
 	if (submission.status !== 'success') {
-		return data({ intent: 'password' as const, result: submission.reply({ hideFields: ['password'] }), error: null }, { status: 400 })
+		return data({ intent: 'password' as const, result: submission.reply({ hideFields: ['password'] }), error: null }, { status: refusalStatus(request, 400) })
 	}
 	const result = await accounts.signIn(request, submission.value)
 	if (!result.ok) {
 		return data(
 			{ intent: 'password' as const, result: submission.reply({ formErrors: [failureMessage(result.error)], hideFields: ['password'] }), error: null },
-			{ status: result.error.status, headers: result.headers },
+			{ status: refusalStatus(request, result.error.status), headers: result.headers },
 		)
 	}
 	if (result.data.totpRequired) {

@@ -57,6 +57,23 @@ for (const [lang, platform] of [
 	})
 }
 
+test('es: with Twitch sign-in configured, a creator who unlinked their Twitch channel links it again from settings', async ({ page }) => {
+	const lang = 'es'
+	const login = await twitchCreator(page, lang, 'chtw')
+	await page.goto(`/${lang}/settings`)
+	const region = channelsRegion(page, lang)
+	await region.getByRole('button', { name: tr(lang, 'channels.unlink-label', { platform: 'Twitch', channel: login }) }).click()
+	await expect(page.getByText(tr(lang, 'channels.unlinked'))).toBeVisible()
+	await expect(region.getByText(login, { exact: true })).toHaveCount(0)
+	// Offered because this site signs in with Twitch (tests/support/identity-providers.js); without it the
+	// section names Twitch among the platforms to ask the operator for (linked-channels.test.tsx).
+	await expect(region.getByText(tr(lang, 'channels.other-platforms', { platforms: 'Twitch' }))).toHaveCount(0)
+	await region.getByRole('button', { name: tr(lang, 'channels.link-twitch') }).click()
+	await expect(page.getByText(tr(lang, 'channels.linked'))).toBeVisible()
+	await expect(region.getByText(login, { exact: true })).toBeVisible()
+	await expect(region.getByRole('button', { name: tr(lang, 'channels.link-twitch') })).toHaveCount(0)
+})
+
 test('de: saying no on the platform, or an account without a channel, links nothing and says why', async ({ page }) => {
 	const lang = 'de'
 	await twitchCreator(page, lang, 'chno')

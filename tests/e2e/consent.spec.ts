@@ -7,9 +7,11 @@ import { numberInput, startLiveSession, twitchCreator } from './support/creators
 import { expectToast } from './support/toasts'
 
 /**
- * Cookie consent (docs/product.md §15.5, ADR 026), with JavaScript (the
- * vanilla-cookieconsent settings) and without (the server-rendered banner,
- * whose buttons are form posts to /consent). Every test starts as a new
+ * Cookie consent (docs/product.md §15.5, ADR 026): the banner is the
+ * server's markup, there with the first paint (tests/e2e/phone.spec.ts);
+ * with JavaScript its choice is written in the page and the footer opens
+ * vanilla-cookieconsent's settings, without it its buttons are form posts to
+ * /consent and the footer's link shows it again. Every test starts as a new
  * visitor. Analytics are configured on the e2e servers, with a PostHog
  * stand-in on loopback behind the relay (tests/support/analytics-upstream.js).
  */
@@ -74,7 +76,7 @@ function watchRequests(page: Page) {
 	}
 }
 
-// The settings of vanilla-cookieconsent: only the projects with JavaScript run these (the tag; playwright.config.ts).
+// The banner taken by the page's script, and vanilla-cookieconsent's settings: only the projects with JavaScript run these (the tag; playwright.config.ts).
 test.describe('with JavaScript', { tag: '@js-only' }, () => {
 	// The settings, the analytics library and the players load under the
 	// page's Content-Security-Policy without a single violation.
@@ -96,7 +98,7 @@ test.describe('with JavaScript', { tag: '@js-only' }, () => {
 	}) => {
 		const requests = watchRequests(page)
 		await page.goto('/de/privacy')
-		const banner = page.getByRole('dialog', { name: tr('de', 'consent.title') })
+		const banner = page.getByRole('region', { name: tr('de', 'consent.title') })
 		await expect(banner).toBeVisible()
 		// Undecided: nothing optional has loaded or been sent.
 		await page.waitForTimeout(1000)
@@ -162,7 +164,7 @@ test.describe('with JavaScript', { tag: '@js-only' }, () => {
 	test('necessary only (en): declined, nothing optional loads, the relay is never called', async ({ page, context }) => {
 		const requests = watchRequests(page)
 		await page.goto('/en/twitch/mia_plays')
-		const banner = page.getByRole('dialog', { name: tr('en', 'consent.title') })
+		const banner = page.getByRole('region', { name: tr('en', 'consent.title') })
 		await banner.getByRole('button', { name: tr('en', 'consent.necessary-only') }).click()
 		await expect(banner).toBeHidden()
 		const cookies = await consentCookies(context)
@@ -171,7 +173,7 @@ test.describe('with JavaScript', { tag: '@js-only' }, () => {
 		await expect(page.locator('script[data-cookie-entry]')).toHaveCount(0)
 		await expect(page.locator('iframe')).toHaveCount(0)
 		await page.reload()
-		await expect(page.getByRole('dialog', { name: tr('en', 'consent.title') })).toHaveCount(0)
+		await expect(page.getByRole('region', { name: tr('en', 'consent.title') })).toHaveCount(0)
 		await page.waitForTimeout(1000)
 		expect(requests.toRelay()).toHaveLength(0)
 		expect(requests.offOrigin()).toHaveLength(0)
@@ -182,12 +184,11 @@ test.describe('with JavaScript', { tag: '@js-only' }, () => {
 
 	test('a selection (en): partial, and the chosen player loads at once while another platform asks first', async ({ page, context }) => {
 		await page.goto('/en/twitch/mia_plays')
-		const banner = page.getByRole('dialog', { name: tr('en', 'consent.title') })
-		await banner.getByRole('button', { name: tr('en', 'consent.choose') }).click()
-		const settings = page.getByRole('dialog', { name: tr('en', 'consent.settings-title') })
-		await settings.getByRole('checkbox', { name: tr('en', 'consent.entries.twitch.name') }).check({ force: true })
-		await settings.getByRole('button', { name: tr('en', 'consent.save') }).click()
-		await expect(settings).toBeHidden()
+		const banner = page.getByRole('region', { name: tr('en', 'consent.title') })
+		await banner.getByText(tr('en', 'consent.choose')).click()
+		await banner.getByRole('checkbox', { name: new RegExp(tr('en', 'consent.entries.twitch.name')) }).check()
+		await banner.getByRole('button', { name: tr('en', 'consent.save') }).click()
+		await expect(banner).toHaveCount(0)
 		expect((await consentCookies(context)).ids?.split('~')).toEqual([...NECESSARY, 'twitch'])
 		await expect(page.locator('iframe')).toHaveAttribute('src', /^https:\/\/player\.twitch\.tv\//)
 		await expect(page.locator('script[data-cookie-entry]')).toHaveCount(0)
@@ -201,6 +202,7 @@ test.describe('with JavaScript', { tag: '@js-only' }, () => {
 
 		// Switching Kick off in the settings takes the player out of the page.
 		await page.getByRole('button', { name: tr('en', 'consent.settings-link') }).click()
+		const settings = page.getByRole('dialog', { name: tr('en', 'consent.settings-title') })
 		await settings.getByRole('checkbox', { name: tr('en', 'consent.entries.kick.name') }).uncheck({ force: true })
 		await settings.getByRole('button', { name: tr('en', 'consent.save') }).click()
 		await expect(page.locator('iframe')).toHaveCount(0)
@@ -215,7 +217,7 @@ test.describe('with JavaScript', { tag: '@js-only' }, () => {
 		const sessionPage = `/en/twitch/${login}`
 
 		await page.goto('/en/terms')
-		await page.getByRole('dialog', { name: tr('en', 'consent.title') }).getByRole('button', { name: tr('en', 'consent.accept-all') }).click()
+		await page.getByRole('region', { name: tr('en', 'consent.title') }).getByRole('button', { name: tr('en', 'consent.accept-all') }).click()
 		await readyAccount(page, 'en', 'events')
 		await page.goto('/en/shop')
 		await page.getByRole('button', { name: tr('en', 'shop.buy', { price: '€4.99' }) }).click()

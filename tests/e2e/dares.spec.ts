@@ -83,7 +83,7 @@ test('a viewer dares, another boosts, the creator accepts and starts the vote, t
 
 	// The creator rejects it: Bob's coins come back, once, however often the form is sent.
 	await creator.goto(sessionPage)
-	const rejectForm = dareCard(creator, 'Do ten push-ups on stream').locator('form')
+	const rejectForm = dareCard(creator, 'Do ten push-ups on stream').locator('form.dare__creator')
 	const fields: Record<string, string> = { intent: 'reject' }
 	for (const name of ['sessionId', 'dareId', 'key']) fields[name] = (await rejectForm.locator(`input[name="${name}"]`).getAttribute('value'))!
 	await rejectForm.getByRole('button', { name: tr(lang, 'dares.reject') }).click()

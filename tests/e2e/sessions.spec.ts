@@ -1,5 +1,6 @@
 import { expect, test } from './support/test'
 import { readyAccount } from './support/accounts'
+import { expectToast } from './support/toasts'
 import { jsOn, numberInput, openStartForm, twitchCreator } from './support/creators'
 import { inOneMode, tr } from './support/i18n'
 
@@ -27,19 +28,22 @@ for (const [index, lang] of (['en', 'de'] as const).entries()) {
 		] as const) {
 			await numberInput(form, lang, key).fill(value)
 		}
-		await form.getByRole('button', { name: tr(lang, 'sessions.submit') }).click()
-
-		// The agreement is not accepted yet: asked for on demand.
+		// The agreement is not accepted yet: the form asks for it from its first view, with the document to read.
+		const box = form.getByRole('group', { name: tr(lang, 'sessions.agreement-title') })
+		await expect(box.getByRole('link', { name: tr(lang, 'sessions.agreement-read') })).toHaveAttribute('href', `/${lang}/creator-agreement`)
+		const agreement = box.getByRole('checkbox', { name: tr(lang, 'sessions.agreement-checkbox') })
+		await expect(agreement).not.toBeChecked()
 		if (jsOn()) {
-			await expect(form.getByRole('heading', { name: tr(lang, 'sessions.agreement-title') })).toBeVisible()
-			await form.getByRole('button', { name: tr(lang, 'sessions.agreement-accept') }).click()
-		} else {
-			await expect(form.getByRole('alert').getByText(tr(lang, 'errors.error-creator-agreement-required'))).toBeVisible()
-			// The values came back with the answer.
-			await expect(numberInput(form, lang, 'sessions.min-boost')).toHaveValue('50')
-			await form.getByLabel(tr(lang, 'sessions.agreement-checkbox')).check()
+			// Unticked, the form says so at the box and sends nothing.
 			await form.getByRole('button', { name: tr(lang, 'sessions.submit') }).click()
+			await expect(box.getByText(tr(lang, 'errors.error-creator-agreement-required'))).toBeVisible()
+		} else {
+			// Unticked, the browser does not send the form.
+			await expect(agreement).toHaveAttribute('required', '')
 		}
+		// Ticked: one sending accepts it and starts the session.
+		await agreement.check()
+		await form.getByRole('button', { name: tr(lang, 'sessions.submit') }).click()
 
 		await expect(page).toHaveURL(`/${lang}/twitch/${login}`)
 		await expect(page.getByText(tr(lang, 'sessions.started'))).toBeVisible()
@@ -59,8 +63,9 @@ for (const [index, lang] of (['en', 'de'] as const).entries()) {
 		await page.goto(`/${lang}/session/${session.id}`)
 		await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible()
 
-		// The creator stops it.
-		await page.getByRole('button', { name: tr(lang, 'sessions.stop') }).click()
+		// The creator stops it (the button behind its confirmation: creator-on-stream.spec.ts).
+		await page.getByText(tr(lang, 'sessions.stop-ask')).click()
+		await page.getByRole('button', { name: tr(lang, 'sessions.stop-confirm-empty') }).click()
 		await expect(page.getByText(tr(lang, 'sessions.stopped'))).toBeVisible()
 		await expect(page.getByText(tr(lang, 'sessions.ended'), { exact: true })).toBeVisible()
 		await page.goto(`/${lang}/twitch/${login}`)
@@ -150,6 +155,96 @@ test('the number fields keep to their limits from the keyboard (tr)', async ({ p
 	await minBoost.fill('10')
 	await minBoost.blur()
 	await expect(minBoost).toHaveValue('50')
+})
+
+test('the start form says what is wrong as soon as it is, and no longer (en)', async ({ page }) => {
+	const lang = 'en'
+	await twitchCreator(page, lang, 'msgs')
+	const form = await openStartForm(page, lang)
+	const submit = form.getByRole('button', { name: tr(lang, 'sessions.submit') })
+	const maxDares = numberInput(form, lang, 'sessions.max-dares')
+	const free = numberInput(form, lang, 'sessions.max-free-dares')
+	const minBoost = numberInput(form, lang, 'sessions.min-boost')
+	const aboveMax = form.getByText(tr(lang, 'validation.max-free-dares-above-max'))
+	await maxDares.fill('1')
+	await free.fill('9')
+	if (!jsOn()) {
+		// Without JavaScript the server's answer names it, with the values as sent.
+		await form.getByLabel(tr(lang, 'sessions.title'), { exact: true }).fill('Messages')
+		await form.getByRole('checkbox', { name: tr(lang, 'sessions.agreement-checkbox') }).check()
+		await submit.click()
+		await expect(aboveMax).toBeVisible()
+		await expect(numberInput(form, lang, 'sessions.max-free-dares')).toHaveValue('9')
+		await expect(page).toHaveURL(`/${lang}/start-session`)
+		return
+	}
+	// Broken the moment the field is left, before any sending (the title still empty is not nagged about yet).
+	await free.press('Tab')
+	await expect(aboveMax).toBeVisible()
+	await expect(free).toHaveValue('9')
+	await expect(form.getByText(tr(lang, 'validation.title-required'))).toHaveCount(0)
+	// Mended as it is typed.
+	await maxDares.fill('10')
+	await expect(aboveMax).toHaveCount(0)
+
+	// A sending marks every field; from then on a message follows its value, and goes when leaving snaps the value right.
+	await submit.click()
+	await expect(form.getByText(tr(lang, 'validation.title-required'))).toBeVisible()
+	const tooLow = form.getByText(tr(lang, 'validation.min-boost-min'))
+	const offStep = form.getByText(tr(lang, 'validation.min-boost-step'))
+	await minBoost.fill('4')
+	await expect(tooLow).toBeVisible()
+	await minBoost.fill('45')
+	await minBoost.press('Tab')
+	await expect(minBoost).toHaveValue('50')
+	await expect(tooLow).toHaveCount(0)
+	await minBoost.fill('55')
+	await expect(offStep).toBeVisible()
+	await minBoost.press('Tab')
+	await expect(minBoost).toHaveValue('60')
+	await expect(offStep).toHaveCount(0)
+})
+
+// docs/product.md §15.2: a field of money refuses; it never charges another amount than the one typed.
+test('a boost below the minimum is refused as typed and sends nothing; the server refuses what gets past the form (en)', async ({ page }) => {
+	const lang = 'en'
+	await readyAccount(page, lang, 'boostfive')
+	await page.goto(`/${lang}/twitch/mia_plays`)
+	const boostButton = page.getByRole('button', { name: tr(lang, 'dares.boost'), exact: true })
+	const card = page.locator('li.dare').filter({ has: boostButton }).first()
+	const amount = numberInput(card, lang, 'dares.boost-amount')
+	if (jsOn()) {
+		const posts: string[] = []
+		page.on('request', (request) => {
+			if (request.method() === 'POST' && new URL(request.url()).pathname.startsWith(`/${lang}/twitch/mia_plays`)) posts.push(request.url())
+		})
+		await amount.fill('5')
+		await card.getByRole('button', { name: tr(lang, 'dares.boost'), exact: true }).click()
+		// Kept as typed, not charged as 10: the field says why and keeps the focus.
+		await expect(amount).toHaveValue('5')
+		await expect(card.getByRole('alert')).toHaveText(tr(lang, 'number-field.boost-below-min', { min: '10' }))
+		await expect(amount).toHaveAttribute('aria-invalid', 'true')
+		await expect(amount).toBeFocused()
+		expect(posts).toEqual([])
+		// Right again: the reason goes as it is typed.
+		await amount.fill('10')
+		await expect(card.getByRole('alert')).toHaveCount(0)
+		return
+	}
+	// Without JavaScript the browser's number input refuses it before sending...
+	await expect(amount).toHaveAttribute('min', '10')
+	await expect(amount).toHaveAttribute('step', '10')
+	// ...and the server refuses a request that gets past it, with a toast.
+	const form = card.locator('form.dare__boost')
+	const hidden = async (name: string) => form.locator(`input[name="${name}"]`).inputValue()
+	const response = await page.request.post(page.url(), {
+		form: { sessionId: await hidden('sessionId'), dareId: await hidden('dareId'), key: await hidden('key'), intent: 'boost', amount: '5' },
+		headers: { origin: new URL(page.url()).origin },
+		maxRedirects: 0,
+	})
+	expect(response.status()).toBe(302)
+	await page.goto(response.headers()['location']!)
+	await expectToast(page, tr(lang, 'errors.error-invalid-amount'))
 })
 
 test('a number field typed into before React Aria arrives keeps the digits, and the focus, when it takes over (de)', { tag: '@js-only' }, async ({ page }) => {

@@ -55,6 +55,25 @@ describeEachDatabase('the realtime broadcaster', (getDb, kind) => {
 		}
 	})
 
+	test('a dare the creator hides goes out as removed, and a page applying it drops the dare (docs/product.md §13.4)', async () => {
+		const db = getDb()
+		const session = await liveSession(db)
+		const viewer = await participant(db)
+		const dare = await asUser(db, { sub: viewer, role: 'authenticated' }, async (tx) => (await tx.query<{ id: string }>('select id from public.create_dare($1, $2, 0, $3)', ['Sing the chorus backwards', session.id, randomUUID()])).rows[0]!.id)
+		const page = new SessionFeed({ session: null, dares: await readSessionDares(db, session.id) }, await readCovered(db))
+		const { published, broadcaster } = await harness()
+		try {
+			await asUser(db, { sub: session.creator, role: 'authenticated' }, (tx) => tx.query('select public.hide_dare($1)', [dare]))
+			await broadcaster.tick()
+			const update = published.find((p) => p.topic === sessionTopic(session.id))!.payload as SessionUpdate
+			expect(update.sessionData.dares).toEqual([expect.objectContaining({ id: dare, status: 'removed' })])
+			expect(page.receive(update)).toBe('applied')
+			expect(page.view.dares).toEqual([])
+		} finally {
+			await broadcaster.stop()
+		}
+	})
+
 	test('exclusive (Supabase): of two instances one publishes, the other follows the marks and takes over, with what was marked meanwhile, when the first stops', async () => {
 		const db = getDb()
 		const session = await liveSession(db)

@@ -9,7 +9,7 @@ import { liveSession, participant } from '#tests/support/dares'
 import { ledgerProblems } from '#tests/support/wallet'
 
 /**
- * The creator's calls on stream (docs/product.md §6.7, §5.6): extending and
+ * The creator's calls on stream (docs/product.md §6.7, §5.8): extending and
  * cancelling a running vote, and a session's recap, as the API roles call them.
  */
 

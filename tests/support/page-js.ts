@@ -31,8 +31,10 @@ export async function pageJavaScript(page: Page, url: string): Promise<{ totalKb
 /**
  * Issue 11's budget, gzipped, for a returning visitor (the cookie choice made):
  * home 150 KB, a session page 170 KB, raised to 172 KB by issue 22 (the page
- * applies live updates itself instead of reading itself again: ADR 038's
- * later section). A first visit also loads the cookie banner's manager
- * (vanilla-cookieconsent, about 10 KB) once.
+ * applies live updates itself instead of reading itself again) and to 178 KB
+ * by issues 25 and 26 (reports, the creator's moderation and on-stream view,
+ * boost chips, the vote bar): ADR 038's later sections. The cookie banner is the page's own markup: a first visit
+ * loads nothing more for it (vanilla-cookieconsent, about 10 KB, loads only
+ * when the footer's "Cookie settings" is pressed; ADR 026's later section).
  */
-export const JS_BUDGET_KB = { home: 150, session: 172 } as const
+export const JS_BUDGET_KB = { home: 150, session: 178 } as const

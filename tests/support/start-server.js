@@ -6,6 +6,12 @@
 //              (tests/support/mail-catcher.js), as in a server deployment
 // Both get the demo data, exactly as `npm start` would.
 //
+// `--operator EMAIL` (after the port) makes that account, a demo one, an
+// operator, who decides reports in /{lang}/operator (moderation.spec.ts).
+// The role is granted on the owner connection only, and PGlite is one
+// process's database: the server starts once (migrations, demo data), stops,
+// `npm run operator:grant` runs on its database, and it starts for good.
+//
 // The SMTP catcher's mails are served to the tests as JSON on
 // http://127.0.0.1:{PORT + 1000}/mails?to={address} (mailbox.ts reads them).
 // Analytics are configured on both, with a PostHog stand-in on
@@ -22,7 +28,12 @@ import { startMailCatcher } from './mail-catcher.js'
 import { startAnalyticsUpstream } from './analytics-upstream.js'
 import { startIdentityProviders } from './identity-providers.js'
 
-const [kind, port] = process.argv.slice(2)
+const [kind, port, ...options] = process.argv.slice(2)
+const operator = options[0] === '--operator' ? options[1] : undefined
+if (options.length > 0 && !operator) {
+	console.error(`usage: start-server.js pglite|postgres PORT [--operator EMAIL]`)
+	process.exit(2)
+}
 const env = {
 	...process.env,
 	NODE_ENV: 'production',
@@ -86,7 +97,7 @@ if (kind === 'pglite') {
 		await c.end()
 	}
 } else {
-	console.error(`usage: start-server.js pglite|postgres PORT`)
+	console.error(`usage: start-server.js pglite|postgres PORT [--operator EMAIL]`)
 	process.exit(2)
 }
 
@@ -99,6 +110,52 @@ env.POSTHOG_HOST = analytics.url
 Object.assign(env, await startIdentityProviders(env.APP_URL))
 // YouTube and Kick channel linking go to OAuth stand-ins on loopback (see channel-platforms.js).
 for (const platform of ['youtube', 'kick']) Object.assign(env, (await startChannelPlatform(platform, env.APP_URL)).env)
+
+/** Runs `command` with `vars` until it exits (its exit code), or, given `until`, until that resolves, then stops it. Asked to stop meanwhile: cleans up and exits. */
+async function runOnce(command, args, vars, until) {
+	const run = spawn(command, args, { env: vars, stdio: 'inherit' })
+	child = run
+	const exited = new Promise((resolve) => run.once('exit', (code) => resolve(code)))
+	if (until) {
+		await until(() => run.exitCode !== null || run.signalCode !== null || stopping)
+		run.kill('SIGTERM')
+	}
+	const code = await exited
+	child = null
+	if (stopping) {
+		await cleanup().catch((e) => console.error(e))
+		process.exit(0)
+	}
+	return code
+}
+
+if (operator && !stopping) {
+	// The first start on a port of its own: the tests wait for PORT, which must answer only once the role is granted.
+	const firstPort = await new Promise((resolve) => {
+		const probe = createServer().listen(0, '127.0.0.1', () => {
+			const { port } = probe.address()
+			probe.close(() => resolve(port))
+		})
+	})
+	const first = { ...env, PORT: String(firstPort), APP_URL: `http://127.0.0.1:${firstPort}` }
+	let up = false
+	await runOnce(process.execPath, ['server.js'], first, async (gone) => {
+		const deadline = Date.now() + 110_000
+		while (!up && !gone() && Date.now() < deadline) {
+			up = await fetch(`${first.APP_URL}/healthz`).then(
+				(r) => r.ok,
+				() => false,
+			)
+			if (!up) await new Promise((resolve) => setTimeout(resolve, 200))
+		}
+	})
+	const granted = up && (await runOnce(join('node_modules', '.bin', 'tsx'), ['scripts/operator.ts', 'grant', operator], env)) === 0
+	if (!granted) {
+		console.error(up ? `start-server.js: ${operator} could not be made an operator` : 'start-server.js: the first start (migrations, demo data) did not answer /healthz')
+		await cleanup().catch((e) => console.error(e))
+		process.exit(1)
+	}
+}
 
 // Not when asked to stop while starting (stop() is cleaning up and exits).
 if (!stopping) {

@@ -50,34 +50,41 @@ export function SignInMethods({ lang, redirectTo, actionData, FormComponent = Fo
 	const oauthError = actionData?.intent === 'oauth' ? actionData.error : null
 	// Only the providers this deployment has configured are offered.
 	const providers = useRootData()?.oauthProviders ?? []
+	const twitch = providers.includes('twitch')
+	const methods = (
+		<>
+			<FormComponent method="post" action={`/${lang}/login`} {...getFormProps(form)} className="stack">
+				<input type="hidden" name="redirectTo" value={redirectTo} />
+				<Field
+					label={t('auth.email')}
+					inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'email', maxLength: 100 }}
+					errors={fields.email.errors}
+				/>
+				<Field
+					label={t('auth.password')}
+					inputProps={{ ...getInputProps(fields.password, { type: 'password' }), autoComplete: 'current-password', maxLength: 100 }}
+					errors={fields.password.errors}
+				/>
+				<ErrorList id={form.errorId} errors={form.errors} />
+				<SubmitButton intent="password">{t('auth.sign-in')}</SubmitButton>
+				<Link to={`/${lang}/password-reset`}>{t('auth.forgot-password')}</Link>
+			</FormComponent>
+			{providers.includes('google') ? <OAuthButton lang={lang} provider="google" redirectTo={redirectTo} label={t('auth.continue-with-google')} /> : null}
+		</>
+	)
 	return (
 		<>
-			{providers.includes('twitch') ? (
-				<OAuthButton lang={lang} provider="twitch" redirectTo={redirectTo} label={t('auth.continue-with-twitch')} />
-			) : null}
+			{twitch ? <OAuthButton lang={lang} provider="twitch" redirectTo={redirectTo} label={t('auth.continue-with-twitch')} /> : null}
 			<ErrorList errors={oauthError ? [oauthError] : null} />
-			<details className="other-methods" open={Boolean(passwordResult) || !providers.includes('twitch') || undefined}>
-				<summary>{t('auth.other-methods')}</summary>
-				<FormComponent method="post" action={`/${lang}/login`} {...getFormProps(form)} className="stack">
-					<input type="hidden" name="redirectTo" value={redirectTo} />
-					<Field
-						label={t('auth.email')}
-						inputProps={{ ...getInputProps(fields.email, { type: 'email' }), autoComplete: 'email', maxLength: 100 }}
-						errors={fields.email.errors}
-					/>
-					<Field
-						label={t('auth.password')}
-						inputProps={{ ...getInputProps(fields.password, { type: 'password' }), autoComplete: 'current-password', maxLength: 100 }}
-						errors={fields.password.errors}
-					/>
-					<ErrorList id={form.errorId} errors={form.errors} />
-					<SubmitButton intent="password">{t('auth.sign-in')}</SubmitButton>
-					<Link to={`/${lang}/password-reset`}>{t('auth.forgot-password')}</Link>
-				</FormComponent>
-				{providers.includes('google') ? (
-					<OAuthButton lang={lang} provider="google" redirectTo={redirectTo} label={t('auth.continue-with-google')} />
-				) : null}
-			</details>
+			{/* "Other" only beside Twitch, the first way in; without it the e-mail form is the way in and shows as such. */}
+			{twitch ? (
+				<details className="other-methods" open={Boolean(passwordResult) || undefined}>
+					<summary>{t('auth.other-methods')}</summary>
+					{methods}
+				</details>
+			) : (
+				<div className="stack">{methods}</div>
+			)}
 			<TermsDisclaimer variant="continue" />
 			<p>
 				{t('auth.no-account')} <SwitchLink to={`/${lang}/register`} onSwitch={onSwitch} label={t('auth.sign-up')} />

@@ -5,13 +5,15 @@ import { TranslationProvider } from '#app/i18n/translation'
 import { createRoutesStub } from 'react-router'
 import { expect, test } from 'vitest'
 import { resources } from '#locales/index'
-import { ConsentProvider, NoScriptBanner } from './consent-context'
+import { ConsentProvider, CookieBanner } from './consent-context'
 import { UNDECIDED, type ConsentConfig, type ConsentState } from './entries'
 
 /**
- * The banner a browser without JavaScript gets, as the server renders it
- * (the e2e suite clicks through it; here the operator's forced modal and
- * the markup's details, which need another server configuration there).
+ * The banner as the server renders it: what every browser paints first, and
+ * all a browser without JavaScript gets (the e2e suite clicks through it;
+ * here the operator's forced modal and the markup's details, which need
+ * another server configuration there). With JavaScript the same markup takes
+ * the choice in the page: cookie-banner.test.tsx.
  */
 const i18n = createInstance()
 await i18n.use(initReactI18next).init({ lng: 'de', resources, interpolation: { escapeValue: false } })
@@ -24,7 +26,7 @@ function render(state: ConsentState, config: ConsentConfig, url: string, showSet
 			path: '/:lang/*',
 			Component: () => (
 				<ConsentProvider state={state} config={config}>
-					<NoScriptBanner showSettings={showSettings} />
+					<CookieBanner showSettings={showSettings} />
 				</ConsentProvider>
 			),
 		},
@@ -38,9 +40,10 @@ function render(state: ConsentState, config: ConsentConfig, url: string, showSet
 	)
 }
 
-test('undecided: the banner in <noscript>, a form post to /consent that comes back to this page, nothing optional checked', () => {
+test('undecided: the banner in the page itself (not in <noscript>: it shows with the first paint), a form post to /consent that comes back to this page, nothing optional checked', () => {
 	const html = render(UNDECIDED, CONFIG, '/de/twitch/mia_plays?x=1')
-	expect(html).toMatch(/^<noscript><div class="consent-banner"><form [^>]*action="\/consent" method="post"/)
+	expect(html).toMatch(/^<div class="consent-banner"><form [^>]*action="\/consent" method="post"/)
+	expect(html).not.toContain('<noscript>')
 	expect(html).toContain('role="region"')
 	expect(html).toContain('<input type="hidden" name="redirectTo" value="/de/twitch/mia_plays?x=1"/>')
 	expect(html).toMatch(/<button type="submit" value="all" [^>]*name="choice">/)
@@ -82,5 +85,5 @@ test('without analytics configured there is no analytics entry', () => {
 
 test('the OBS overlay never shows the banner (a stream would show it to everyone)', () => {
 	expect(render(UNDECIDED, CONFIG, '/de/overlay/de300000-0000-4000-8000-00000000a001')).toBe('')
-	expect(render(UNDECIDED, CONFIG, '/de/session/de300000-0000-4000-8000-00000000a001')).toContain('<noscript>')
+	expect(render(UNDECIDED, CONFIG, '/de/session/de300000-0000-4000-8000-00000000a001')).toContain('class="consent-banner"')
 })

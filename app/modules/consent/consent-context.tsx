@@ -1,18 +1,31 @@
-import { createContext, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react'
+import { createContext, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react'
+import { createPortal } from 'react-dom'
 import { useTranslation } from '#app/i18n/translation'
 import { useLocation } from 'react-router'
 import { cookieNames } from '#app/utils/cookies'
 import { useHydrated } from '#app/utils/use-hydrated'
+import { useTopModalDialog } from '#app/utils/use-top-modal-dialog'
 import { expectAnalytics } from '#app/modules/analytics/events'
 import { ANALYTICS_LIBRARY_URL } from '#app/modules/analytics/library'
-import { ANALYTICS_ENTRY_ID, choiceTouchesPage, consentEntries, consentStatus, type ConsentConfig, type ConsentState, type CookieEntry } from './entries'
+import {
+	ANALYTICS_ENTRY_ID,
+	choiceTouchesPage,
+	choose,
+	consentCookieHeaders,
+	consentEntries,
+	consentStatus,
+	type ConsentConfig,
+	type ConsentState,
+	type CookieEntry,
+} from './entries'
 
 /**
  * The visitor's cookie choice for the page: first what the server read from
  * the two cookies (so the server-rendered page already knows which players
- * may load), then whatever the settings in the browser change. The settings
- * themselves (vanilla-cookieconsent) and the analytics library load lazily,
- * after hydration, in their own chunks.
+ * may load), then whatever the banner or the settings in the browser change.
+ * The settings (vanilla-cookieconsent) and the analytics library load
+ * lazily, after hydration, in their own chunks; the banner is the page's own
+ * markup (CookieBanner), there with the first paint.
  */
 interface ConsentContextValue {
 	state: ConsentState
@@ -22,12 +35,16 @@ interface ConsentContextValue {
 	allows: (id: string) => boolean
 	/** Open the settings (JavaScript only); focus returns to `opener` (the pressed control) when they close. */
 	openSettings: (opener: HTMLElement) => void
+	/** A choice made in the page (the banner, the settings): the two cookies are written, then the page follows. */
+	decide: (state: ConsentState) => void
 }
 
 const ConsentContext = createContext<ConsentContextValue | null>(null)
 
 /** Whether this page visit loaded page-effects.client (see choiceTouchesPage). */
 let pageEffectsLoaded = false
+/** Whether this page visit loaded the settings (manager.client): a choice made in the banner is then handed to them too. */
+let managerLoaded = false
 
 export function useConsent(): ConsentContextValue {
 	const value = useContext(ConsentContext)
@@ -46,12 +63,22 @@ export function ConsentProvider({ state: serverState, config, children }: { stat
 	useEffect(() => {
 		latest.current = { state, config, entries }
 	})
-	/** The settings (and the library) load on first need: an undecided visitor, or the footer's button. */
+	const decide = useCallback((next: ConsentState) => {
+		const { entries, config } = latest.current
+		for (const cookie of consentCookieHeaders(next, entries, config.maxAgeDays, window.location.protocol === 'https:')) {
+			document.cookie = cookie
+		}
+		setState(next)
+		// Settings already loaded keep their own record (localStorage) in line.
+		if (managerLoaded) void import('./manager.client').then((m) => m.syncSettings(next))
+	}, [])
+	/** The settings (and the library) load on first need: the footer's button. The banner needs neither. */
 	const manager = useCallback(async () => {
 		const m = await import('./manager.client')
-		await m.startConsentManager({ ...latest.current, onChange: setState })
+		managerLoaded = true
+		await m.startConsentManager({ ...latest.current, onChange: decide })
 		return m
-	}, [])
+	}, [decide])
 	// A form post (the "allow and load" prompt) changes the cookies on the
 	// server; the root loader's new reading wins.
 	const serverKey = `${serverState.given}:${serverState.enabled.join('~')}`
@@ -62,12 +89,6 @@ export function ConsentProvider({ state: serverState, config, children }: { stat
 		setState(serverState)
 		void import('./manager.client').then((m) => m.syncSettings(serverState))
 	}, [serverKey, serverState])
-
-	const { pathname } = useLocation()
-	const asks = asksForConsent(pathname)
-	useEffect(() => {
-		if (hydrated && asks && !latest.current.state.given) void manager()
-	}, [hydrated, asks, manager])
 
 	// Before any effect of the page tracks (layout effects run first): events
 	// wait for the analytics library only while the choice allows it.
@@ -93,8 +114,9 @@ export function ConsentProvider({ state: serverState, config, children }: { stat
 			entries,
 			allows: (id) => state.given && state.enabled.includes(id),
 			openSettings,
+			decide,
 		}),
-		[state, config, entries, openSettings],
+		[state, config, entries, openSettings, decide],
 	)
 	return <ConsentContext.Provider value={value}>{children}</ConsentContext.Provider>
 }
@@ -130,18 +152,33 @@ export function CookieSettingsControl() {
 }
 
 /**
- * The banner without JavaScript: server-rendered inside <noscript>, so a
- * browser that runs scripts never shows it (the settings there come from
- * vanilla-cookieconsent instead). Accept all, necessary only, or a
- * selection are form posts to /consent, which sets the same two cookies and
- * comes back here. Shown while the visitor has not chosen, or when the
- * footer's link asks for it.
+ * The cookie banner (docs/product.md §15.5): the page's own markup, rendered
+ * by the server, so it shows with the first paint, with or without
+ * JavaScript. Accept all, necessary only, or a selection (the `<details>`)
+ * are the buttons of one form posted to /consent, which sets the two cookies
+ * and comes back here; once the page's script runs, the same choice is
+ * written in the page instead (no request) and the banner goes. Shown while
+ * the visitor has not chosen, or when the footer's link asks for it (without
+ * JavaScript; with it the footer opens vanilla-cookieconsent's settings).
+ *
+ * A modal dialog (sign-in, an account step) sits in the browser's top layer
+ * and makes the rest of the page inert: while one is open, the banner lives
+ * inside it, above its backdrop and still usable. The operator's forced
+ * banner (CONSENT_FORCE_MODAL) covers the page, and with JavaScript makes it
+ * inert and takes the focus until a choice is made.
  */
-export function NoScriptBanner({ showSettings }: { showSettings: boolean }) {
+export function CookieBanner({ showSettings }: { showSettings: boolean }) {
 	const { t } = useTranslation()
-	const { state, config, entries } = useConsent()
+	const { state, config, entries, decide } = useConsent()
 	const location = useLocation()
-	if ((state.given || !asksForConsent(location.pathname)) && !showSettings) return null
+	const host = useTopModalDialog()
+	const ref = useRef<HTMLDivElement>(null)
+	// A choice made here with JavaScript closes a banner the footer's link opened (its query stays in the address).
+	const [decidedAt, setDecidedAt] = useState<string | null>(null)
+	const shown = (showSettings || (!state.given && asksForConsent(location.pathname))) && decidedAt !== location.key
+	const forced = shown && config.forceModal && !state.given
+	useInertPage(forced, ref, host)
+	if (!shown) return null
 	const params = new URLSearchParams(location.search)
 	params.delete(SETTINGS_QUERY)
 	const query = params.toString()
@@ -149,59 +186,96 @@ export function NoScriptBanner({ showSettings }: { showSettings: boolean }) {
 	const lang = location.pathname.split('/')[1] || 'en'
 	const optional = entries.filter((e) => e.group === 'optional')
 	const status = consentStatus(state, entries)
-	return (
-		<noscript>
-			<div className={`consent-banner${config.forceModal && !state.given ? ' consent-banner--forced' : ''}`}>
-				<form
-					method="post"
-					action="/consent"
-					id="cookie-banner"
-					className="consent-banner__box"
-					aria-labelledby="cookie-banner-title"
-					role={config.forceModal && !state.given ? 'dialog' : 'region'}
-					aria-modal={config.forceModal && !state.given ? true : undefined}
-				>
-					<input type="hidden" name="redirectTo" value={back} />
-					<h2 id="cookie-banner-title">{t('consent.title')}</h2>
-					<p>
-						{t('consent.description')}{' '}
-						<a href={`/${lang}/privacy`}>{t('consent.privacy-link')}</a>
-					</p>
-					{state.given ? <p className="muted">{t(`consent.status-${status}`)}</p> : null}
-					<div className="consent-banner__actions">
-						<button type="submit" name="choice" value="all" className="button button--primary">
-							{t('consent.accept-all')}
-						</button>
-						<button type="submit" name="choice" value="necessary" className="button">
-							{t('consent.necessary-only')}
-						</button>
-					</div>
-					<details className="consent-banner__settings" open={showSettings}>
-						<summary>{t('consent.choose')}</summary>
-						<fieldset>
-							<legend>{t('consent.optional')}</legend>
-							{optional.map((entry) => (
-								<label key={entry.id} className="consent-banner__entry">
-									<input
-										type="checkbox"
-										name="entry"
-										value={entry.id}
-										defaultChecked={state.given ? state.enabled.includes(entry.id) : entry.preselected}
-									/>
-									<span>
-										<strong>{t(`consent.entries.${entry.id}.name`)}</strong>
-										<span className="muted"> {t(`consent.entries.${entry.id}.description`)}</span>
-									</span>
-								</label>
-							))}
-						</fieldset>
-						<p className="muted">{t('consent.necessary-note')}</p>
-						<button type="submit" name="choice" value="custom" className="button">
-							{t('consent.save')}
-						</button>
-					</details>
-				</form>
-			</div>
-		</noscript>
+	const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+		const submitter = (event.nativeEvent as SubmitEvent).submitter
+		const choice = submitter instanceof HTMLButtonElement ? submitter.value : null
+		const next =
+			choice === 'all' || choice === 'necessary'
+				? choose(choice, entries)
+				: choice === 'custom'
+					? choose(new FormData(event.currentTarget).getAll('entry').map(String), entries)
+					: null
+		// Anything else goes to the server as without JavaScript.
+		if (!next) return
+		event.preventDefault()
+		decide(next)
+		setDecidedAt(location.key)
+	}
+	const banner = (
+		<div ref={ref} className={`consent-banner${forced ? ' consent-banner--forced' : ''}`}>
+			<form
+				method="post"
+				action="/consent"
+				id="cookie-banner"
+				className="consent-banner__box"
+				aria-labelledby="cookie-banner-title"
+				role={forced ? 'dialog' : 'region'}
+				aria-modal={forced ? true : undefined}
+				onSubmit={onSubmit}
+			>
+				<input type="hidden" name="redirectTo" value={back} />
+				<h2 id="cookie-banner-title">{t('consent.title')}</h2>
+				<p>
+					{t('consent.description')}{' '}
+					<a href={`/${lang}/privacy`}>{t('consent.privacy-link')}</a>
+				</p>
+				{state.given ? <p className="muted">{t(`consent.status-${status}`)}</p> : null}
+				<div className="consent-banner__actions">
+					<button type="submit" name="choice" value="all" className="button button--primary">
+						{t('consent.accept-all')}
+					</button>
+					<button type="submit" name="choice" value="necessary" className="button">
+						{t('consent.necessary-only')}
+					</button>
+				</div>
+				<details className="consent-banner__settings" open={showSettings}>
+					<summary>{t('consent.choose')}</summary>
+					<fieldset>
+						<legend>{t('consent.optional')}</legend>
+						{optional.map((entry) => (
+							<label key={entry.id} className="consent-banner__entry">
+								<input
+									type="checkbox"
+									name="entry"
+									value={entry.id}
+									defaultChecked={state.given ? state.enabled.includes(entry.id) : entry.preselected}
+								/>
+								<span>
+									<strong>{t(`consent.entries.${entry.id}.name`)}</strong>
+									<span className="muted"> {t(`consent.entries.${entry.id}.description`)}</span>
+								</span>
+							</label>
+						))}
+					</fieldset>
+					<p className="muted">{t('consent.necessary-note')}</p>
+					<button type="submit" name="choice" value="custom" className="button">
+						{t('consent.save')}
+					</button>
+				</details>
+			</form>
+		</div>
 	)
+	return host ? createPortal(banner, host) : banner
+}
+
+/**
+ * While the forced banner is up (with JavaScript): everything else in the
+ * page is inert and the focus starts in the banner, as in a modal dialog.
+ * Without JavaScript the overlay alone keeps pointers off the page.
+ */
+function useInertPage(on: boolean, banner: React.RefObject<HTMLElement | null>, host: HTMLElement | null) {
+	useEffect(() => {
+		const own = banner.current
+		if (!on || !own) return
+		// Every sibling on the way up to <body>; those inert already (another modal's doing) are left as they are.
+		const others: Element[] = []
+		for (let node: Element = own; node.parentElement && node !== document.body; node = node.parentElement) {
+			for (const sibling of node.parentElement.children) if (sibling !== node && !sibling.hasAttribute('inert')) others.push(sibling)
+		}
+		for (const el of others) el.setAttribute('inert', '')
+		if (!own.contains(document.activeElement)) own.querySelector<HTMLElement>('button, a[href]')?.focus()
+		return () => {
+			for (const el of others) el.removeAttribute('inert')
+		}
+	}, [on, banner, host])
 }

@@ -2,15 +2,17 @@ import * as CookieConsent from 'vanilla-cookieconsent'
 import 'vanilla-cookieconsent/dist/cookieconsent.css'
 import '#app/styles/consent.css'
 import i18next from 'i18next'
-import { choose, consentCookieHeaders, type ConsentConfig, type ConsentState, type CookieEntry, type TargetCookie } from './entries'
+import { choose, type ConsentConfig, type ConsentState, type CookieEntry, type TargetCookie } from './entries'
 
 /**
  * The cookie settings in the browser: vanilla-cookieconsent, loaded in its
- * own chunk after hydration. Our two cookies are the record (the server
- * reads them, and a choice made without JavaScript lands there too); the
- * library keeps its own state in localStorage and is brought in line with
- * the cookies whenever they say something else. Each cookie entry is one
- * of the library's categories; the necessary ones are read-only.
+ * own chunk when the footer's "Cookie settings" is pressed. Only its
+ * settings dialog is used: the banner is the page's own (CookieBanner, with
+ * the first paint). Our two cookies are the record (the server reads them,
+ * and a choice made in the banner or without JavaScript lands there too);
+ * the library keeps its own state in localStorage and is brought in line
+ * with the cookies whenever they say something else. Each cookie entry is
+ * one of the library's categories; the necessary ones are read-only.
  */
 
 /** The library's own record of what it showed (localStorage, not a cookie). */
@@ -20,6 +22,7 @@ interface Options {
 	state: ConsentState
 	config: ConsentConfig
 	entries: CookieEntry[]
+	/** Writes the two cookies and tells the page (ConsentProvider's decide). */
 	onChange: (state: ConsentState) => void
 }
 
@@ -52,10 +55,8 @@ async function run({ state, config, entries }: Options): Promise<void> {
 		mode: 'opt-in',
 		revision: 0,
 		hideFromBots: false,
-		disablePageInteraction: config.forceModal,
 		cookie: { name: LIBRARY_STORAGE_KEY, useLocalStorage: true, expiresAfterDays: config.maxAgeDays },
 		guiOptions: {
-			consentModal: { layout: 'box', position: config.forceModal ? 'middle center' : 'bottom right', equalWeightButtons: true },
 			preferencesModal: { layout: 'box', equalWeightButtons: true },
 		},
 		categories: Object.fromEntries(
@@ -68,36 +69,27 @@ async function run({ state, config, entries }: Options): Promise<void> {
 		onFirstConsent: ({ cookie }) => record(cookie.categories),
 		onChange: ({ cookie }) => record(cookie.categories),
 		// The library returns focus to what was focused when the settings
-		// opened; on a first visit its banner takes focus 100 ms after it
-		// shows, and settings asked for in that window returned focus to the
-		// banner instead of the footer's button. The opener is ours, taken
-		// when the button was pressed.
+		// opened, which may have moved while their chunk loaded. The opener
+		// is ours, taken when the button was pressed.
 		onModalHide: ({ modalName }) => {
 			if (modalName !== 'preferencesModal') return
 			const back = opener
 			opener = null
-			// A banner that blocks the page (forceModal) and is still up keeps the focus.
-			if (!back || (current?.config.forceModal && !CookieConsent.validConsent())) return
-			// After the library's own focus moves: a choice made in the settings
-			// hides the banner right after them, and that moves the focus too.
+			if (!back) return
+			// After the library's own focus moves.
 			queueMicrotask(() => {
 				if (back.isConnected) back.focus()
 			})
 		},
 	})
 	if (state.given) syncSettings(state)
-	else CookieConsent.show(true)
 }
 
-/** The library's choice became the visitor's: write the two cookies and tell the page. */
+/** The library's choice became the visitor's: the page writes the two cookies and follows. */
 function record(categories: string[]): void {
 	if (syncing || !current) return
-	const { entries, config, onChange } = current
-	const state = choose(categories, entries)
-	for (const cookie of consentCookieHeaders(state, entries, config.maxAgeDays, location.protocol === 'https:')) {
-		document.cookie = cookie
-	}
-	onChange(state)
+	const { entries, onChange } = current
+	onChange(choose(categories, entries))
 }
 
 /** Align the library with the cookies (a choice made by a form post, or on another tab). */
@@ -138,14 +130,9 @@ function translation(entries: CookieEntry[]): CookieConsent.Translation {
 	const t = (key: string, options?: Record<string, unknown>) => escapeHtml(i18next.t(key, options ?? {}))
 	const lang = document.documentElement.lang || 'en'
 	const privacy = `<a href="/${lang}/privacy">${t('consent.privacy-link')}</a>`
+	// No consentModal: the library then never builds its own banner (the page
+	// has its own); its types ask for one, its code does without.
 	return {
-		consentModal: {
-			title: t('consent.title'),
-			description: `${t('consent.description')} ${privacy}`,
-			acceptAllBtn: t('consent.accept-all'),
-			acceptNecessaryBtn: t('consent.necessary-only'),
-			showPreferencesBtn: t('consent.choose'),
-		},
 		preferencesModal: {
 			title: t('consent.settings-title'),
 			acceptAllBtn: t('consent.accept-all'),
@@ -176,5 +163,5 @@ function translation(entries: CookieEntry[]): CookieConsent.Translation {
 				}),
 			],
 		},
-	}
+	} as CookieConsent.Translation
 }

@@ -5,6 +5,7 @@ import { translateError } from '#app/i18n/errors'
 import { toAppError } from '#app/db/database.server'
 import type { KeyEvent } from '#app/modules/analytics/events'
 import { getInstance } from '#app/i18n/i18next.server'
+import { DEFAULT_LOCALE, isLocale } from '#app/i18n/locales'
 import type { GatedReason } from '#app/modules/account/gate'
 import { requireReadyAccount, requireSignedIn } from '#app/modules/account/require-account.server'
 import { requireViewer } from '#app/modules/account/require-viewer.server'
@@ -12,8 +13,9 @@ import { readOwnBalance } from '#app/modules/wallet/service.server'
 import { queryAsViewer, statementsAsViewer } from '#app/utils/db.server'
 import { z } from '#app/utils/zod'
 import { RESPOND_FIELD } from './answer'
+import { CREATOR_VIEW_ID, FROM_FIELD } from '#app/modules/sessions/creator-view-limits'
 import { DARE_LIMITS, DareActionSchema, type DareAction } from './schemas'
-import { boostDare, createDare, creatorCall, readDare, rejectDare, voteForDare, type DareView } from './service.server'
+import { boostDare, cancelVote, createDare, creatorCall, extendVote, readDare, rejectDare, voteForDare, type DareView } from './service.server'
 import { dareActions } from '#app/metrics.server'
 
 type Ctx = Readonly<RouterContextProvider>
@@ -25,6 +27,8 @@ const SUCCESS: Record<DareAction['intent'], string> = {
 	accept: 'dares.accepted',
 	reject: 'dares.rejected',
 	'start-voting': 'dares.voting-started',
+	'extend-vote': 'sessions.vote-extended',
+	'cancel-vote': 'sessions.vote-cancelled',
 }
 
 /** The "failed to ..." toast when the database gives no reason of its own (docs/product.md §12.2). */
@@ -35,6 +39,8 @@ const FAILED: Record<DareAction['intent'], string> = {
 	accept: 'error-accept-failed',
 	reject: 'error-reject-failed',
 	'start-voting': 'error-start-voting-failed',
+	'extend-vote': 'error-unknown',
+	'cancel-vote': 'error-unknown',
 }
 
 const GATE: Partial<Record<string, GatedReason>> = { create: 'create-dare', boost: 'boost', vote: 'vote' }
@@ -50,6 +56,7 @@ function invalidInput(formData: FormData): string {
 		return 'error-invalid-reward'
 	}
 	if (intent === 'boost') return 'error-invalid-amount'
+	if (intent === 'extend-vote') return 'error-invalid-vote-extension'
 	return 'error-unknown'
 }
 
@@ -79,8 +86,9 @@ export type DareActionResult =
 
 /**
  * The dares panel's forms on a session page (create, boost, vote; the
- * creator's accept, reject and start voting). Form posts that come back to
- * the page with a toast; a boost, a vote or a new dare sent by the page's
+ * creator's accept, reject and start voting; the creator's view also extends
+ * or cancels the running vote). Form posts that come back to the page with a
+ * toast; a boost, a vote or a new dare sent by the page's
  * script is answered with data instead (DareActionResult). The database
  * decides every rule and its refusal is the toast. A boost the wallet cannot pay goes
  * to the shop, which returns to this dare.
@@ -104,14 +112,23 @@ export async function dareAction(request: Request, context: Ctx, formData: FormD
 	const action = submission.value
 	let dareId = 'dareId' in action ? action.dareId : null
 	let xid: number | null = null
+	// A new dare the filter or the session holds waits for the creator's review: the toast says so.
+	let held = false
 	try {
 		// Each call is one statement, sent with the viewer's role in one round trip.
 		const viewer = statementsAsViewer(context)
 		switch (action.intent) {
 			case 'create': {
-				const made = await createDare(viewer, { sessionId: action.sessionId, description: action.description, reward: action.reward, key: action.key })
+				const made = await createDare(viewer, {
+					sessionId: action.sessionId,
+					description: action.description,
+					reward: action.reward,
+					key: action.key,
+					language: isLocale(language) ? language : DEFAULT_LOCALE,
+				})
 				dareId = made.id
 				xid = made.xid
+				held = made.status === 'held'
 				break
 			}
 			case 'boost':
@@ -122,6 +139,12 @@ export async function dareAction(request: Request, context: Ctx, formData: FormD
 				break
 			case 'reject':
 				await rejectDare(viewer, { dareId: action.dareId, key: action.key })
+				break
+			case 'extend-vote':
+				await extendVote(viewer, { dareId: action.dareId, seconds: action.seconds })
+				break
+			case 'cancel-vote':
+				await cancelVote(viewer, action.dareId)
 				break
 			default:
 				await creatorCall(viewer, action.intent, action.dareId)
@@ -140,7 +163,8 @@ export async function dareAction(request: Request, context: Ctx, formData: FormD
 	}
 	dareActions.inc({ intent: action.intent })
 	const event = keyEvent(action)
-	const done = { message: t(SUCCESS[action.intent]), ...(event ? { event } : {}) }
+	const message = held ? t('moderation.held-created') : t(SUCCESS[action.intent], action.intent === 'extend-vote' ? { seconds: action.seconds } : {})
+	const done = { message, ...(event ? { event } : {}) }
 	if (withData) {
 		// Done: a reading that fails now (the database gone a moment) answers without it, and the page reads itself again.
 		const [dare, balance] = await queryAsViewer(context, async (tx) => [dareId ? await readDare(tx, dareId) : null, await readOwnBalance(tx)] as const).catch(
@@ -151,6 +175,7 @@ export async function dareAction(request: Request, context: Ctx, formData: FormD
 		)
 		return data<DareActionResult>({ ok: true, ...done, dare, balance, xid })
 	}
-	const anchor = 'dareId' in action ? `#dare-${action.dareId}` : ''
+	// Back to the form's place: the dare's card, or the creator's view its form came from.
+	const anchor = formData.get(FROM_FIELD) === CREATOR_VIEW_ID ? `#${CREATOR_VIEW_ID}` : 'dareId' in action ? `#dare-${action.dareId}` : ''
 	return redirectWithSuccess(`${back}${anchor}`, done)
 }

@@ -1,4 +1,4 @@
-import { memo, useEffect, useRef, useState, type FormEvent } from 'react'
+import { memo, useEffect, useRef, type FormEvent } from 'react'
 import { useTranslation } from '#app/i18n/translation'
 import { Form, useFetcher, useNavigate } from 'react-router'
 import { toast } from '#app/components/toast'
@@ -12,9 +12,17 @@ import { useRootData } from '#app/root-data'
 import { formatCoins } from '#app/modules/shop/format'
 import { useLiveBalance } from '#app/modules/wallet/live-balance'
 import { RESPOND_FIELD } from './answer'
-import { DARE_LIMITS } from './limits'
+import { BoostChips } from './boost-chips'
+import { formatCountdown, useSecondsLeft } from './countdown'
+import { DarePot } from './dare-pot'
+import { DARE_LIMITS, REPORT_LIMITS, REPORT_REASONS } from './limits'
 import type { DareActionResult } from './actions.server'
+import type { ModerationResult } from './moderation.server'
 import type { DareView } from './service.server'
+import { VoteBar } from './vote-bar'
+
+// Where the overlay takes it from (app/modules/overlay/overlay-page.tsx).
+export { useSecondsLeft }
 
 type Session = { id: string; status: 'active' | 'ended'; minBoost: number; maxDaresPerUser: number; maxFreeDaresPerUser: number }
 
@@ -48,9 +56,13 @@ export function DaresPanel(props: DaresPanelProps) {
 	const { session, dares, isCreator, viewerId } = props
 	const live = session.status === 'active'
 	const voting = dares.some((d) => d.status === 'voting')
+	// The vote bar: for everyone who may vote (not the creator), while a vote runs.
+	const running = isCreator ? undefined : dares.find((d) => d.status === 'voting' && d.votingEndsAt)
 	const onAnswer = props.onAnswer ?? ignoreAnswer
 	// Read once for the panel, not once per row.
 	const balance = useShownBalance(viewerId)
+	// Held dares (their author's, or the creator's to review) first: they wait for a decision.
+	const shown = dares.some((d) => d.status === 'held') ? [...dares.filter((d) => d.status === 'held'), ...dares.filter((d) => d.status !== 'held')] : dares
 	return (
 		<section className="dares" aria-labelledby="dares-title">
 			<div className="dares__head">
@@ -62,17 +74,19 @@ export function DaresPanel(props: DaresPanelProps) {
 				<p className="dares__empty">{live ? t('dares.empty-live') : t('dares.empty')}</p>
 			) : (
 				<ol className="dares__list">
-					{dares.map((dare) => (
+					{shown.map((dare) => (
 						<DareCard
 							key={dare.id}
 							dare={dare}
 							sessionId={session.id}
 							isCreator={isCreator}
+							viewerId={viewerId}
 							signedIn={props.signedIn}
 							own={viewerId !== null && dare.authorId === viewerId}
 							formKey={props.formKey}
 							lang={props.lang}
 							live={live}
+							minBoost={session.minBoost}
 							voteRunning={voting}
 							balance={balance}
 							onAnswer={onAnswer}
@@ -80,8 +94,15 @@ export function DaresPanel(props: DaresPanelProps) {
 					))}
 				</ol>
 			)}
+			{running ? <RunningVote dare={running} sessionId={session.id} lang={props.lang} onAnswer={onAnswer} /> : null}
 		</section>
 	)
+}
+
+/** The vote bar with the panel's vote form handling (the gate, the fetcher, the answer). */
+function RunningVote({ dare, sessionId, lang, onAnswer }: { dare: DareView; sessionId: string; lang: Locale; onAnswer: (answer: DareAnswer) => void }) {
+	const vote = useDareForm('vote', onAnswer)
+	return <VoteBar dare={dare} sessionId={sessionId} lang={lang} onSubmit={vote.onSubmit} />
 }
 
 /**
@@ -199,26 +220,31 @@ type DareCardProps = {
 	dare: DareView
 	sessionId: string
 	isCreator: boolean
+	viewerId: string | null
 	signedIn: boolean
 	own: boolean
 	formKey: string
 	lang: Locale
 	live: boolean
+	/** The session's minimum reward, one of the quick boosts. */
+	minBoost: number
 	voteRunning: boolean
 	/** The balance the header shows (null: not the signed-in viewer's page), for the client's own check of a boost. */
 	balance: number | null
 	onAnswer: (answer: DareAnswer) => void
 }
 
-const DareCard = memo(function DareCard({ dare, sessionId, isCreator, signedIn, own, formKey, lang, live, voteRunning, balance, onAnswer }: DareCardProps) {
+const DareCard = memo(function DareCard({ dare, sessionId, isCreator, viewerId, signedIn, own, formKey, lang, live, minBoost, voteRunning, balance, onAnswer }: DareCardProps) {
 	const { t } = useTranslation()
 	const boost = useDareForm('boost', onAnswer)
 	const vote = useDareForm('vote', onAnswer)
 	const navigate = useNavigate()
 	const shop = `/${lang}/shop?returnPath=${encodeURIComponent(`/${lang}/session/${sessionId}#dare-${dare.id}`)}`
 	// The client refuses a boost the wallet cannot pay (docs/product.md §6.4) and offers the shop, which comes back here.
+	// The amount field's form and the quick boosts' (whose tapped chip carries the amount).
 	const onBoost = (event: FormEvent<HTMLFormElement>) => {
-		const amount = Number(new FormData(event.currentTarget).get('amount'))
+		const submitter = (event.nativeEvent as SubmitEvent).submitter
+		const amount = Number(new FormData(event.currentTarget, submitter instanceof HTMLButtonElement ? submitter : null).get('amount'))
 		if (signedIn && balance !== null && amount > balance) {
 			event.preventDefault()
 			toast.error(t('errors.error-insufficient-funds'), { action: { label: t('dares.get-coins'), onClick: () => void navigate(shop) } })
@@ -230,11 +256,10 @@ const DareCard = memo(function DareCard({ dare, sessionId, isCreator, signedIn, 
 	return (
 		<li id={`dare-${dare.id}`} className={`dare dare--${dare.status}${own ? ' dare--mine' : ''}`}>
 			<div className="dare__top">
-				<span className={`dare__status dare__status--${dare.status}`}>{t(`dares.status-${dare.status}`)}</span>
-				<strong className="dare__pot">
-					<span className="visually-hidden">{t('dares.pot-label', { coins: formatCoins(lang, dare.pot) })}</span>
-					<span aria-hidden="true">◎ {formatCoins(lang, dare.pot)}</span>
-				</strong>
+				<span className={`dare__status dare__status--${dare.status}`}>
+					{dare.status === 'held' ? t('moderation.status-held') : t(`dares.status-${dare.status}`)}
+				</span>
+				<DarePot status={dare.status} pot={dare.pot} lang={lang} />
 			</div>
 			<p className="dare__description">{dare.description}</p>
 			<p className="dare__meta muted">
@@ -244,6 +269,9 @@ const DareCard = memo(function DareCard({ dare, sessionId, isCreator, signedIn, 
 				{own ? ` · ${t('dares.yours')}` : ''}
 				{dare.myBoost > 0 ? ` · ${t('dares.my-boost', { coins: formatCoins(lang, dare.myBoost) })}` : ''}
 			</p>
+			{dare.status === 'held' && (isCreator || own) ? (
+				<p className="dare__held">{isCreator ? t('moderation.held-note-creator') : t('moderation.held-note-author')}</p>
+			) : null}
 			{dare.status === 'voting' && dare.votingEndsAt ? <VoteState dare={dare} /> : null}
 			{dare.status === 'completed' || dare.status === 'failed' ? (
 				<p className="dare__result">{t('dares.result', { yes: dare.yesVotes, no: dare.noVotes })}</p>
@@ -251,26 +279,30 @@ const DareCard = memo(function DareCard({ dare, sessionId, isCreator, signedIn, 
 			<div className="dare__actions">
 				{isCreator && live ? <CreatorButtons dare={dare} sessionId={sessionId} formKey={formKey} voteRunning={voteRunning} /> : null}
 				{!isCreator && boostable ? (
-					<Form method="post" className="dare__boost" preventScrollReset onSubmit={onBoost}>
-						<input type="hidden" name="sessionId" value={sessionId} />
-						<input type="hidden" name="dareId" value={dare.id} />
-						<input type="hidden" name="key" value={`boost:${formKey}:${dare.id}`} />
-						<NumberField
-							name="amount"
-							label={t('dares.boost-amount')}
-							limit={DARE_LIMITS.boost}
-							defaultValue={DARE_LIMITS.boost.default}
-							locale={lang}
-						/>
-						<SubmitButton intent="boost" className="button" pending={boost.pending}>
-							{t('dares.boost')}
-						</SubmitButton>
-						{signedIn && balance !== null && balance < DARE_LIMITS.boost.min ? (
-							<a className="dare__shop" href={shop}>
-								{t('dares.get-coins')}
-							</a>
-						) : null}
-					</Form>
+					<div className="dare__boosting">
+						<Form method="post" className="dare__boost" preventScrollReset onSubmit={onBoost}>
+							<input type="hidden" name="sessionId" value={sessionId} />
+							<input type="hidden" name="dareId" value={dare.id} />
+							<input type="hidden" name="key" value={`boost:${formKey}:${dare.id}`} />
+							<NumberField
+								name="amount"
+								label={t('dares.boost-amount')}
+								limit={DARE_LIMITS.boost}
+								defaultValue={DARE_LIMITS.boost.default}
+								locale={lang}
+								refusals="boost"
+							/>
+							<SubmitButton intent="boost" className="button" pending={boost.pending}>
+								{t('dares.boost')}
+							</SubmitButton>
+							{signedIn && balance !== null && balance < DARE_LIMITS.boost.min ? (
+								<a className="dare__shop" href={shop}>
+									{t('dares.get-coins')}
+								</a>
+							) : null}
+						</Form>
+						<BoostChips sessionId={sessionId} dareId={dare.id} formKey={formKey} minBoost={minBoost} lang={lang} pending={boost.pending} onSubmit={onBoost} />
+					</div>
 				) : null}
 				{!isCreator && dare.status === 'voting' ? (
 					<Form method="post" className="dare__vote" preventScrollReset onSubmit={vote.onSubmit}>
@@ -286,20 +318,31 @@ const DareCard = memo(function DareCard({ dare, sessionId, isCreator, signedIn, 
 					</Form>
 				) : null}
 			</div>
+			{/* Secondary tools in a quiet row of disclosures, so they never crowd the dare's own actions. */}
+			{isCreator || !own ? (
+				<div className="dare__tools">
+					{isCreator ? <ModerateTools dare={dare} live={live} viewerId={viewerId} /> : null}
+					{!own ? <ReportForm dare={dare} signedIn={signedIn} lang={lang} /> : null}
+				</div>
+			) : null}
 		</li>
 	)
 })
 
 function CreatorButtons({ dare, sessionId, formKey, voteRunning }: { dare: DareView; sessionId: string; formKey: string; voteRunning: boolean }) {
 	const { t } = useTranslation()
-	if (dare.status !== 'open' && dare.status !== 'accepted') return null
+	if (dare.status !== 'open' && dare.status !== 'accepted' && dare.status !== 'held') return null
 	return (
 		<Form method="post" className="dare__creator" preventScrollReset>
 			<input type="hidden" name="sessionId" value={sessionId} />
 			<input type="hidden" name="dareId" value={dare.id} />
 			{/* Rejecting refunds the boosts: its key (a second click, a resent form, answer as the first). */}
 			<input type="hidden" name="key" value={`reject:${formKey}:${dare.id}`} />
-			{dare.status === 'open' ? (
+			{dare.status === 'held' ? (
+				<SubmitButton intent="approve" className="button button--primary">
+					{t('moderation.approve')}
+				</SubmitButton>
+			) : dare.status === 'open' ? (
 				<SubmitButton intent="accept" className="button button--primary">
 					{t('dares.accept')}
 				</SubmitButton>
@@ -316,6 +359,141 @@ function CreatorButtons({ dare, sessionId, formKey, voteRunning }: { dare: DareV
 }
 
 /**
+ * The creator's "Moderate" disclosure on a dare: hide it (a running dare's
+ * boosts refunded; not a held one, which Reject removes) while the session
+ * is live, and ban its author from all their sessions. Plain form posts that
+ * come back with a toast, the page read again.
+ */
+function ModerateTools({ dare, live, viewerId }: { dare: DareView; live: boolean; viewerId: string | null }) {
+	const { t } = useTranslation()
+	const hideable = live && dare.status !== 'held'
+	const bannable = dare.authorId !== null && dare.authorId !== viewerId
+	if (!hideable && !bannable) return null
+	const running = dare.status === 'open' || dare.status === 'accepted' || dare.status === 'voting'
+	const author = dare.authorName ?? t('dares.deleted-author')
+	return (
+		<details className="dare__disclosure">
+			<summary>{t('moderation.moderate')}</summary>
+			<div className="dare__moderate">
+				{hideable ? (
+					<Form method="post" preventScrollReset>
+						<input type="hidden" name="dareId" value={dare.id} />
+						<SubmitButton intent="hide" className="button button--ghost">
+							{running ? t('moderation.hide-refund') : t('moderation.hide')}
+						</SubmitButton>
+					</Form>
+				) : null}
+				{bannable ? (
+					<Form method="post" preventScrollReset>
+						<input type="hidden" name="dareId" value={dare.id} />
+						<input type="hidden" name="userId" value={dare.authorId!} />
+						<SubmitButton intent="ban" className="button button--danger">
+							{t('moderation.ban', { author })}
+						</SubmitButton>
+					</Form>
+				) : null}
+				<p className="field__hint">{[hideable ? t('moderation.hide-hint') : null, bannable ? t('moderation.ban-hint') : null].filter(Boolean).join(' ')}</p>
+			</div>
+		</details>
+	)
+}
+
+/**
+ * Anyone's report of a dare they did not write (docs/product.md §13.3): a
+ * disclosure with its form, so it works without JavaScript (a post that
+ * comes back with the toast). With JavaScript it is sent by a fetcher and
+ * answered with data: the toast, the form emptied and closed. A visitor
+ * also gives a name and an e-mail address (the receipt goes there).
+ */
+function ReportForm({ dare, signedIn, lang }: { dare: DareView; signedIn: boolean; lang: Locale }) {
+	const { t } = useTranslation()
+	const fetcher = useFetcher<ModerationResult>()
+	const disclosure = useRef<HTMLDetailsElement>(null)
+	const form = useRef<HTMLFormElement>(null)
+	const taken = useRef<ModerationResult | null>(null)
+	useEffect(() => {
+		if (fetcher.state !== 'idle' || !fetcher.data || taken.current === fetcher.data) return
+		const result = (taken.current = fetcher.data)
+		if (!result.ok) {
+			toast.error(result.error)
+			return
+		}
+		toast[result.tone](result.message)
+		form.current?.reset()
+		if (disclosure.current) disclosure.current.open = false
+	}, [fetcher.state, fetcher.data])
+	const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+		event.preventDefault()
+		const submitter = (event.nativeEvent as SubmitEvent).submitter
+		const formData = new FormData(event.currentTarget, submitter instanceof HTMLButtonElement ? submitter : null)
+		formData.set(RESPOND_FIELD, 'data')
+		void fetcher.submit(formData, { method: 'post' })
+	}
+	const id = `report-${dare.id}`
+	return (
+		<details className="dare__disclosure" ref={disclosure}>
+			<summary>{t('moderation.report')}</summary>
+			<Form method="post" className="report-form stack" preventScrollReset onSubmit={onSubmit} ref={form}>
+				<input type="hidden" name="dareId" value={dare.id} />
+				<p className="field__hint">{t('moderation.report-intro')}</p>
+				<div className="field">
+					<label htmlFor={`${id}-reason`}>{t('moderation.report-reason')}</label>
+					<select id={`${id}-reason`} name="reason" required defaultValue="">
+						<option value="" disabled>
+							{t('moderation.report-reason-choose')}
+						</option>
+						{REPORT_REASONS.map((reason) => (
+							<option key={reason} value={reason}>
+								{t(`moderation.reason-${reason}`)}
+							</option>
+						))}
+					</select>
+				</div>
+				<div className="field">
+					<label htmlFor={`${id}-details`}>{t('moderation.report-details')}</label>
+					<textarea id={`${id}-details`} name="details" required maxLength={REPORT_LIMITS.details} rows={3} aria-describedby={`${id}-details-hint`} />
+					<p id={`${id}-details-hint`} className="field__hint">
+						{t('moderation.report-details-hint', { max: REPORT_LIMITS.details.toLocaleString(lang) })}
+					</p>
+				</div>
+				{signedIn ? null : (
+					<>
+						<div className="field">
+							<label htmlFor={`${id}-name`}>{t('moderation.report-name')}</label>
+							<input id={`${id}-name`} name="name" type="text" autoComplete="name" required maxLength={REPORT_LIMITS.name} />
+						</div>
+						<div className="field">
+							<label htmlFor={`${id}-email`}>{t('moderation.report-email')}</label>
+							<input
+								id={`${id}-email`}
+								name="email"
+								type="email"
+								autoComplete="email"
+								required
+								maxLength={REPORT_LIMITS.email}
+								aria-describedby={`${id}-email-hint`}
+							/>
+							<p id={`${id}-email-hint`} className="field__hint">
+								{t('moderation.report-email-hint')}
+							</p>
+						</div>
+					</>
+				)}
+				<label className="checkbox">
+					<input type="checkbox" name="goodFaith" value="yes" required />
+					<span>{t('moderation.report-good-faith')}</span>
+				</label>
+				<div>
+					<SubmitButton intent="report" className="button" pending={fetcher.state !== 'idle'}>
+						{t('moderation.report-send')}
+					</SubmitButton>
+				</div>
+			</Form>
+		</details>
+	)
+}
+
+/**
  * The running vote: the tallies and a countdown (rendered by the server,
  * ticking with JavaScript). At the end the sweeper resolves the vote within
  * a second and the live update brings the result.
@@ -328,7 +506,7 @@ function VoteState({ dare }: { dare: DareView }) {
 	return (
 		<div className="dare__vote-state">
 			<p role="timer" aria-live="off" suppressHydrationWarning>
-				{seconds > 0 ? t('dares.ends-in', { time: `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}` }) : t('dares.vote-ending')}
+				{seconds > 0 ? t('dares.ends-in', { time: formatCountdown(seconds) }) : t('dares.vote-ending')}
 			</p>
 			{/* The bar draws the tally the line below says in words. */}
 			<div className="dare__tally" aria-hidden="true">
@@ -339,13 +517,3 @@ function VoteState({ dare }: { dare: DareView }) {
 	)
 }
 
-export function useSecondsLeft(endsAt: string) {
-	const left = () => Math.max(0, Math.ceil((new Date(endsAt).getTime() - Date.now()) / 1000))
-	const [seconds, setSeconds] = useState(left)
-	useEffect(() => {
-		const timer = setInterval(() => setSeconds(left()), 1000)
-		return () => clearInterval(timer)
-		// eslint-disable-next-line react-hooks/exhaustive-deps
-	}, [endsAt])
-	return seconds
-}

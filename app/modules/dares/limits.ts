@@ -10,3 +10,10 @@ export const DARE_LIMITS = {
 	reward: { min: 0, step: 10, max: 1_000_000 },
 } as const
 
+
+/** The reasons a dare can be reported for (app_private.reports.reason). */
+export const REPORT_REASONS = ['hate', 'harassment', 'sexual', 'violence', 'illegal', 'spam', 'other'] as const
+export type ReportReason = (typeof REPORT_REASONS)[number]
+
+/** The report form's limits, as app_private.take_report checks them. */
+export const REPORT_LIMITS = { details: 1000, name: 100, email: 254 } as const

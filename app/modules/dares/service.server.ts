@@ -1,6 +1,12 @@
 import type { Queryable } from '#app/db/database.server'
 
-export type DareStatus = 'open' | 'accepted' | 'voting' | 'completed' | 'failed' | 'rejected' | 'expired'
+/**
+ * A dare's state as the page shows it. `held` waits for the creator's review
+ * and reaches only its author, the creator and operators (public.session_dares
+ * leaves it out for everyone else); a removed dare never reaches a page.
+ */
+/** A removed dare reaches a page only as a live update saying so (the page drops it: realtime/session-feed.ts). */
+export type DareStatus = 'held' | 'open' | 'accepted' | 'voting' | 'completed' | 'failed' | 'rejected' | 'expired' | 'removed'
 
 /** A dare as the session page shows it (public.session_dares: most coins first). */
 export interface DareView {
@@ -84,15 +90,20 @@ export type Done = { xid: number }
 
 const done = (rows: { xid: string }[]): Done => ({ xid: Number(rows[0]!.xid) })
 
-/** The new dare's id (a repeated key: the first call's dare). */
-export async function createDare(tx: Queryable, input: { sessionId: string; description: string; reward: number; key: string }): Promise<Done & { id: string }> {
-	const { rows } = await tx.query<{ id: string; xid: string }>('select id, pg_current_xact_id()::text as xid from public.create_dare($1, $2, $3, $4)', [
-		input.description,
-		input.sessionId,
-		input.reward,
-		input.key,
-	])
-	return { id: rows[0]!.id, ...done(rows) }
+/**
+ * The new dare's id and state (a repeated key: the first call's dare); `held`
+ * when the filter or the session holds it for the creator's review. The
+ * page's language is the author's: their mails about the dare are written in it.
+ */
+export async function createDare(
+	tx: Queryable,
+	input: { sessionId: string; description: string; reward: number; key: string; language: string },
+): Promise<Done & { id: string; status: DareStatus }> {
+	const { rows } = await tx.query<{ id: string; status: DareStatus; xid: string }>(
+		'select id, status, pg_current_xact_id()::text as xid from public.create_dare($1, $2, $3, $4, $5)',
+		[input.description, input.sessionId, input.reward, input.key, input.language],
+	)
+	return { id: rows[0]!.id, status: rows[0]!.status, ...done(rows) }
 }
 
 export async function boostDare(tx: Queryable, input: { dareId: string; amount: number; key: string }): Promise<Done> {
@@ -113,4 +124,71 @@ export async function creatorCall(tx: Queryable, call: CreatorCall, dareId: stri
 /** Rejects a dare and refunds its boosts; the same key again answers as the first call did. */
 export async function rejectDare(tx: Queryable, input: { dareId: string; key: string }) {
 	await tx.query('select 1 from public.reject_dare($1, $2)', [input.dareId, input.key])
+}
+
+/** The creator gives the running vote more time (docs/product.md §6.7; the database checks the range and the hour). */
+export async function extendVote(tx: Queryable, input: { dareId: string; seconds: number }) {
+	await tx.query('select 1 from public.extend_vote($1, $2)', [input.dareId, input.seconds])
+}
+
+/** The creator calls the running vote off: its votes dropped, the dare accepted again. */
+export async function cancelVote(tx: Queryable, dareId: string) {
+	await tx.query('select 1 from public.cancel_vote($1)', [dareId])
+}
+
+// The creator's moderation calls (docs/product.md §13); the database checks
+// that the caller is the session's creator and the session is live.
+
+/** A held dare approved: shown, and sent out live. */
+export async function approveDare(tx: Queryable, dareId: string) {
+	await tx.query('select 1 from public.approve_dare($1)', [dareId])
+}
+
+/** A dare taken off the page (its running boosts refunded). */
+export async function hideDare(tx: Queryable, dareId: string) {
+	await tx.query('select 1 from public.hide_dare($1)', [dareId])
+}
+
+/** A viewer kept out of all the creator's sessions (their running dares removed, their boosts given back). */
+export async function banViewer(tx: Queryable, userId: string) {
+	await tx.query('select 1 from public.ban_viewer($1)', [userId])
+}
+
+/** Every new dare of the live session held for review, or not. */
+export async function setHoldNewDares(tx: Queryable, input: { sessionId: string; hold: boolean }) {
+	await tx.query('select 1 from public.set_hold_new_dares($1, $2)', [input.sessionId, input.hold])
+}
+
+/** Whether the session holds every new dare for review (its creator's page shows the switch). */
+export async function readHoldNewDares(tx: Queryable, sessionId: string): Promise<boolean> {
+	const { rows } = await tx.query<{ hold_new_dares: boolean }>('select hold_new_dares from public.sessions where id = $1', [sessionId])
+	return rows[0]?.hold_new_dares ?? false
+}
+
+export type ReportTaken = { reportId: string; replayed: boolean }
+
+export type ReportInput = { dareId: string; reason: string; details: string; goodFaith: boolean; language: string }
+
+/** A signed-in viewer's report (their open report of the same dare: replayed). */
+export async function reportDare(tx: Queryable, input: ReportInput): Promise<ReportTaken> {
+	const { rows } = await tx.query<{ report_id: string; replayed: boolean }>('select report_id, replayed from public.report_dare($1, $2, $3, $4, $5)', [
+		input.dareId,
+		input.reason,
+		input.details,
+		input.goodFaith,
+		input.language,
+	])
+	return { reportId: rows[0]!.report_id, replayed: rows[0]!.replayed }
+}
+
+/**
+ * A visitor's report, on the owner connection (no API role may call it: the
+ * server's per-address limit comes first).
+ */
+export async function reportDareAsVisitor(db: Queryable, input: ReportInput & { name: string; email: string }): Promise<ReportTaken> {
+	const { rows } = await db.query<{ report_id: string; replayed: boolean }>(
+		'select report_id, replayed from ledger.report_dare_as_visitor($1, $2, $3, $4, $5, $6, $7)',
+		[input.dareId, input.reason, input.details, input.goodFaith, input.language, input.name, input.email],
+	)
+	return { reportId: rows[0]!.report_id, replayed: rows[0]!.replayed }
 }

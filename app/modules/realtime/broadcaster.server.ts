@@ -84,7 +84,7 @@ export const walletTopic = (userId: string) => `wallets_${userId}`
 /**
  * What changed in a session as a visitor reads it: its state and totals, and
  * the dares asked for (whole when `created` has them, else without what never
- * changes). Null when the session is gone.
+ * changes; one no longer shown as `removed`). Null when the session is gone.
  */
 export async function readSessionChanges(
 	db: Database,
@@ -105,6 +105,12 @@ export async function readSessionChanges(
 		const { description, reward, createdAt, ...dare } = toPublicDare(r)
 		return created.has(r.id) ? { ...dare, description, reward, createdAt } : dare
 	})
+	// A dare asked for and not read is no longer shown (removed, or held again by nothing: gone): say so,
+	// with nothing of it but its id, so a page that shows it drops it.
+	const read = new Set(dares.map((d) => d.id))
+	for (const id of ids) {
+		if (!read.has(id)) dares.push({ id, status: 'removed', pot: 0, authorId: null, authorName: null, boosters: 0, yesVotes: 0, noVotes: 0, votingEndsAt: null })
+	}
 	return { session: { status: row.session.status, dareCount: row.session.dares, potTotal: Number(row.session.pot) }, dares }
 }
 

@@ -114,6 +114,13 @@ describe('applyDares', () => {
 		const dares = three()
 		expect(applyDares(dares, [live(dares[0]!, { status: 'completed' })])!.map((d) => d.id)).toEqual([id(2), id(3), id(1)])
 	})
+
+	test('a removed dare is dropped; one the page never had (held, then rejected) changes nothing and asks for no refetch', () => {
+		const dares = three()
+		expect(applyDares(dares, [live(dares[1]!, { status: 'removed' })])!.map((d) => d.id)).toEqual([id(1), id(3)])
+		expect(applyDares(dares, [live(dare(4, 0), { status: 'removed' })])).toBe(dares)
+		expect(parseSessionUpdate({ updatedKeys: ['dares'], sessionData: { dares: [live(dares[1]!, { status: 'removed' })] }, seq: 2, prev: 1, since: 0 })).not.toBeNull()
+	})
 })
 
 describe('SessionFeed', () => {

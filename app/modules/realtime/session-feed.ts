@@ -44,7 +44,8 @@ export interface SessionUpdate {
 /** The most dares one update names; more touched at once go out as several updates, chained by `seq` and `prev` (sessionUpdates in broadcaster.server.ts). */
 export const LIVE_MAX_DARES = 100
 
-const STATUSES: ReadonlySet<string> = new Set<DareStatus>(['open', 'accepted', 'voting', 'completed', 'failed', 'rejected', 'expired'])
+// 'removed': a dare taken off the page (hidden, rejected while held, its author banned: docs/product.md §13); the page drops it.
+const STATUSES: ReadonlySet<string> = new Set<DareStatus>(['open', 'accepted', 'voting', 'completed', 'failed', 'rejected', 'expired', 'removed'])
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/
 const DARE_KEYS: ReadonlySet<string> = new Set([
@@ -162,20 +163,29 @@ export interface SessionView {
 	dares: DareView[]
 }
 
-/** The dares with an update's applied; null when the update names a dare the page does not know without its description. */
+/**
+ * The dares with an update's applied: a removed one dropped (one the page
+ * never had: nothing to do); null when the update names a dare the page does
+ * not know without its description.
+ */
 export function applyDares(dares: DareView[], live: LiveDare[]): DareView[] | null {
 	if (live.length === 0) return dares
 	const byId = new Map(live.map((d) => [d.id, d]))
 	let changed = false
-	const next = dares.map((dare) => {
+	const next = dares.flatMap((dare) => {
 		const update = byId.get(dare.id)
-		if (!update) return dare
+		if (!update) return [dare]
 		byId.delete(dare.id)
+		if (update.status === 'removed') {
+			changed = true
+			return []
+		}
 		const after = merged(dare, update)
 		if (after !== dare) changed = true
-		return after
+		return [after]
 	})
 	for (const d of byId.values()) {
+		if (d.status === 'removed') continue
 		if (d.description === undefined || d.reward === undefined || d.createdAt === undefined) return null
 		const { description, reward, createdAt, ...rest } = d
 		next.push({ ...rest, description, reward, createdAt, myBoost: 0, myVote: null })

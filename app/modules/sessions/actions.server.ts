@@ -1,6 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, type RouterContextProvider } from 'react-router'
 import { redirectWithError, redirectWithSuccess } from 'remix-toast'
+import { servicesContext } from '#app/context.server'
 import { toAppError } from '#app/db/database.server'
 import { getInstance } from '#app/i18n/i18next.server'
 import type { Locale } from '#app/i18n/locales'
@@ -9,6 +10,7 @@ import { startChannelConnect } from '#app/modules/channels/connect.server'
 import { isChannelPlatform } from '#app/modules/channels/platforms'
 import { currentDocumentVersions } from '#app/modules/legal/documents.server'
 import { queryAsViewer } from '#app/utils/db.server'
+import { refusalStatus } from '#app/utils/refusal.server'
 import { safeRedirectPath } from '#app/utils/redirect'
 import { translateError } from '#app/i18n/errors'
 import { StartSessionSchema, UnlinkChannelSchema } from './schemas'
@@ -26,23 +28,23 @@ type Ctx = Readonly<RouterContextProvider>
 
 /**
  * POST /{lang}/start-session, from the dialog (a fetcher) and the page (a
- * form, without JavaScript). Rejected input answers 400 with the submission;
- * a rule of the database (not a creator, no channel on the platform, the
- * creator agreement, one live session) 409 with its error code. A missing
- * creator agreement is answered with needsAgreement; the same form sent
- * again with acceptAgreement=accept records the agreement (give_consent) and
- * starts the session in one transaction. Success lands on the channel's page.
+ * form, without JavaScript). Rejected input answers 400 with the submission
+ * (the agreement's box left unticked included); a rule of the database (not
+ * a creator, no channel on the platform, the creator agreement, one live
+ * session) 409 with its error code. The form shows the creator agreement's
+ * box to a creator who owes it (the route's loader reads that); sent with
+ * acceptAgreement=accept it records the agreement (give_consent) and starts
+ * the session in one transaction. A missing agreement the form did not ask
+ * for (a version published meanwhile) is answered with needsAgreement, which
+ * shows the box. Success lands on the channel's page.
  */
 export async function startSessionAction(request: Request, context: Ctx, lang: Locale) {
 	requireViewer(request, context)
 	const { t } = getInstance(context)
 	const formData = await request.formData()
-	if (formData.get('intent') === 'decline-agreement') {
-		return redirectWithError(`/${lang}`, t('errors.error-creator-agreement-declined'))
-	}
 	const submission = parseWithZod(formData, { schema: StartSessionSchema })
 	if (submission.status !== 'success') {
-		return data<StartSessionActionData>({ result: submission.reply(), needsAgreement: false }, { status: 400 })
+		return data<StartSessionActionData>({ result: submission.reply(), needsAgreement: false }, { status: refusalStatus(request, 400) })
 	}
 	const input = submission.value
 	try {
@@ -64,7 +66,7 @@ export async function startSessionAction(request: Request, context: Ctx, lang: L
 		}
 		return data<StartSessionActionData>(
 			{ result: submission.reply({ formErrors: [appError.code] }), needsAgreement: appError.code === 'error-creator-agreement-required' },
-			{ status: 409 },
+			{ status: refusalStatus(request, 409) },
 		)
 	}
 }
@@ -103,6 +105,10 @@ export async function channelsAction(request: Request, context: Ctx, lang: Local
 			return startChannelConnect(request, context, lang, platform, back)
 		}
 		if (intent === 'link-twitch') {
+			// Without Twitch sign-in nobody has a Twitch identity to link it from (the page does not offer it then).
+			if (!context.get(servicesContext).platform.accounts.oauthProviders.includes('twitch')) {
+				return redirectWithError(back, t('errors.error-channel-connect-unavailable'))
+			}
 			await queryAsViewer(context, (tx) => linkTwitchChannel(tx))
 			return redirectWithSuccess(back, t('channels.linked'))
 		}

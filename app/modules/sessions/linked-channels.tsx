@@ -3,6 +3,8 @@ import { Form, useLocation } from 'react-router'
 import { SubmitButton } from '#app/components/forms'
 import type { Locale } from '#app/i18n/locales'
 import type { ChannelPlatform } from '#app/modules/channels/platforms'
+import { useRootData } from '#app/root-data'
+import type { StreamPlatform } from './schemas'
 import type { LinkedChannel } from './start-session-button'
 
 export const channelsPath = (lang: string) => `/${lang}/settings/channels`
@@ -11,7 +13,10 @@ export const channelsPath = (lang: string) => `/${lang}/settings/channels`
  * The settings' "Linked channels" section: the viewer's channels with an
  * unlink button each, linking the Twitch channel of their Twitch sign-in, and
  * connecting a YouTube or Kick channel through that platform's consent page
- * (`connectable`: the platforms the operator configured; ADR 037).
+ * (`connectable`: the platforms the operator configured; ADR 037). A
+ * platform the site cannot link (Twitch without Twitch sign-in, YouTube or
+ * Kick without their OAuth client) is named in one line instead: the
+ * operator links it by hand (docs/product.md §10.9).
  * Self-contained (its forms post to /{lang}/settings/channels and come back to
  * the page they were sent from), so any settings page can render it.
  */
@@ -19,10 +24,12 @@ export function LinkedChannels({ channels, connectable, lang }: { channels: Link
 	const { t, i18n } = useTranslation()
 	const location = useLocation()
 	const back = location.pathname + location.search
+	// Twitch's channel comes from a Twitch sign-in: offered only where Twitch sign-in is configured.
+	const twitchSignIn = useRootData()?.oauthProviders.includes('twitch') === true
 	const hasTwitch = channels.some((c) => c.platform === 'twitch')
 	const unlinked = (['youtube', 'kick'] as const).filter((platform) => !channels.some((c) => c.platform === platform))
 	const toConnect = unlinked.filter((platform) => connectable.includes(platform))
-	const byOperator = unlinked.filter((platform) => !connectable.includes(platform))
+	const byOperator: StreamPlatform[] = [...(!hasTwitch && !twitchSignIn ? (['twitch'] as const) : []), ...unlinked.filter((platform) => !connectable.includes(platform))]
 	return (
 		<section className="card settings__section linked-channels" aria-labelledby="linked-channels-title">
 			<h2 id="linked-channels-title">{t('channels.title')}</h2>
@@ -51,7 +58,7 @@ export function LinkedChannels({ channels, connectable, lang }: { channels: Link
 					))}
 				</ul>
 			) : null}
-			{!hasTwitch ? (
+			{!hasTwitch && twitchSignIn ? (
 				<Form method="post" action={channelsPath(lang)} className="stack">
 					<input type="hidden" name="redirectTo" value={back} />
 					<div>

@@ -14,10 +14,12 @@ import { testI18n, Translated } from '#tests/support/components'
  * start-session form and the boost form use it. What the end-to-end test
  * 'the number fields keep to their limits from the keyboard (tr)'
  * (tests/e2e/sessions.spec.ts) checked in a browser, here on the component:
- * the keys step by the step and stop at the limits, a value off the step or
- * beyond a limit is snapped or clamped when the field is left, and the form
- * posts the committed number under the field's name. The swap from the plain
- * field to React Aria's keeps focus and caret: number-field.dom.test.tsx.
+ * the keys step by the step and stop at the limits; a value off the step or
+ * beyond a limit is snapped or clamped when a clamping field (the
+ * start-session settings) is left, and kept but refused by a refusing one
+ * (the boost: docs/product.md §15.2); the form posts the committed number
+ * under the field's name. The swap from the plain field to React Aria's
+ * keeps focus and caret: number-field.dom.test.tsx.
  */
 
 afterEach(cleanup)
@@ -25,18 +27,27 @@ afterEach(cleanup)
 const i18n = await testI18n('tr')
 const tr = (key: string) => i18n.t(key)
 
-/** The start-session form's two fields with these limits, in Turkish, in a form. */
-function renderSessionFields() {
+/** The start-session form's two fields with these limits, in Turkish, in a form; clamping, as that form's are. */
+function renderSessionFields({ onCommit }: { onCommit?: (value: number) => void } = {}) {
 	render(
 		<Translated i18n={i18n}>
 			<form aria-label="start">
-				<NumberField name="minBoost" label={tr('sessions.min-boost')} limit={SESSION_LIMITS.minBoost} defaultValue={SESSION_LIMITS.minBoost.default} locale="tr" />
+				<NumberField
+					name="minBoost"
+					label={tr('sessions.min-boost')}
+					limit={SESSION_LIMITS.minBoost}
+					defaultValue={SESSION_LIMITS.minBoost.default}
+					locale="tr"
+					outOfRange="clamp"
+					onCommit={onCommit}
+				/>
 				<NumberField
 					name="votingDuration"
 					label={tr('sessions.voting-duration')}
 					limit={SESSION_LIMITS.votingDuration}
 					defaultValue={SESSION_LIMITS.votingDuration.default}
 					locale="tr"
+					outOfRange="clamp"
 				/>
 			</form>
 		</Translated>,
@@ -148,22 +159,54 @@ test('leaving the field snaps a value off the step to the step, and clamps one b
 	expect(posted()).toEqual({ minBoost: '100000', votingDuration: '3600' })
 })
 
-test('the boost form posts the amount the field committed', async () => {
-	let sent: FormData | null = null
+test('a clamping field tells its form of every change, as a native input would, and reports what it committed', async () => {
+	const commits: number[] = []
+	renderSessionFields({ onCommit: (value) => commits.push(value) })
+	const heard: string[] = []
+	const form = screen.getByRole('form', { name: 'start' })
+	// What a form library listening for input events (Conform) reads: the named input's value at each event.
+	form.addEventListener('input', (event) => {
+		const target = event.target as HTMLInputElement
+		if (target.name === 'minBoost') heard.push(target.value)
+	})
+	const minBoost = await reachFor(tr('sessions.min-boost'))
+	act(() => minBoost.focus())
+	fireEvent.change(minBoost, { target: { value: '4' } })
+	fireEvent.change(minBoost, { target: { value: '45' } })
+	act(() => minBoost.blur())
+	expect(minBoost.value).toBe('50')
+	// As typed, then the snapped value: the form revalidates after the snap, too.
+	expect(heard).toEqual(['4', '45', '50'])
+	expect(commits).toEqual([50])
+	press(minBoost, 'ArrowUp')
+	expect(heard.at(-1)).toBe('60')
+	await waitFor(() => expect(commits).toEqual([50, 60]))
+})
+
+/** The boost form as the dares panel has it (its submit handler runs only for a form the browser lets through), sending to a stub action. */
+function renderBoostForm() {
+	const sent: FormData[] = []
 	const Stub = createRoutesStub([
 		{
 			path: '/tr/twitch/mia',
 			Component: () => (
 				<Form method="post" className="dare__boost">
 					<input type="hidden" name="dareId" value="d1" />
-					<NumberField name="amount" label={tr('dares.boost-amount')} limit={DARE_LIMITS.boost} defaultValue={DARE_LIMITS.boost.default} locale="tr" />
+					<NumberField
+						name="amount"
+						label={tr('dares.boost-amount')}
+						limit={DARE_LIMITS.boost}
+						defaultValue={DARE_LIMITS.boost.default}
+						locale="tr"
+						refusals="boost"
+					/>
 					<button type="submit" name="intent" value="boost">
 						{tr('dares.boost')}
 					</button>
 				</Form>
 			),
 			action: async ({ request }) => {
-				sent = await request.formData()
+				sent.push(await request.formData())
 				return null
 			},
 		},
@@ -173,14 +216,61 @@ test('the boost form posts the amount the field committed', async () => {
 			<Stub initialEntries={['/tr/twitch/mia']} />
 		</Translated>,
 	)
+	return sent
+}
+
+test('the boost refuses an amount below the minimum, off the step or above the maximum: kept as typed, said in the boost’s words, nothing sent', async () => {
+	const sent = renderBoostForm()
 	const amount = await reachFor(tr('dares.boost-amount'))
+	const boost = screen.getByRole('button', { name: tr('dares.boost') })
+	const refusal = () => screen.queryByRole('alert')?.textContent ?? null
+	const send = async () => {
+		fireEvent.click(boost)
+		await new Promise((resolve) => setTimeout(resolve, 50))
+	}
+
+	typeAndLeave(amount, '5')
+	// Not rounded up to 10: a boost is charged as typed or not at all.
+	expect(amount.value).toBe('5')
+	const belowMin = i18n.t('number-field.boost-below-min', { min: '10' })
+	expect(amount.validationMessage).toBe(belowMin)
+	// Left, it says nothing yet (a reason appearing then moved the button from under the pointer).
+	expect(refusal()).toBeNull()
+	await send()
+	expect(refusal()).toBe(belowMin)
+	expect(amount.getAttribute('aria-invalid')).toBe('true')
 	typeAndLeave(amount, '1.234')
-	expect(amount.value).toBe('1.230')
+	expect(amount.value).toBe('1.234')
+	expect(refusal()).toBe(i18n.t('number-field.boost-off-step', { step: '10' }))
+	typeAndLeave(amount, '2000000')
+	expect(amount.value).toBe('2.000.000')
+	expect(refusal()).toBe(i18n.t('number-field.boost-above-max', { max: '1.000.000' }))
+	await send()
+	expect(sent).toHaveLength(0)
+
+	// Allowed again: the reason goes at once (before the field is left), and the amount is sent as typed.
+	act(() => amount.focus())
+	fireEvent.change(amount, { target: { value: '1.230' } })
+	expect(refusal()).toBeNull()
+	expect(amount.getAttribute('aria-invalid')).toBeNull()
+	expect(amount.validationMessage).toBe('')
+	act(() => amount.blur())
 	press(amount, 'ArrowUp')
 	expect(amount.value).toBe('1.240')
-	fireEvent.click(screen.getByRole('button', { name: tr('dares.boost') }))
-	await waitFor(() => expect(sent).not.toBeNull())
-	expect(Object.fromEntries(sent!)).toEqual({ dareId: 'd1', amount: '1240', intent: 'boost' })
+	fireEvent.click(boost)
+	await waitFor(() => expect(sent).toHaveLength(1))
+	expect(Object.fromEntries(sent[0]!)).toEqual({ dareId: 'd1', amount: '1240', intent: 'boost' })
+})
+
+test('a refused send says why under the field, instead of the browser’s bubble, and puts the focus there', async () => {
+	renderBoostForm()
+	const amount = await reachFor(tr('dares.boost-amount'))
+	typeAndLeave(amount, '5')
+	const invalid = new Event('invalid', { cancelable: true })
+	act(() => void amount.dispatchEvent(invalid))
+	expect(invalid.defaultPrevented).toBe(true)
+	expect(screen.getByRole('alert').textContent).toBe(i18n.t('number-field.boost-below-min', { min: '10' }))
+	expect(document.activeElement).toBe(amount)
 })
 
 test('before hydration (and without JavaScript) it is a number input with the same limits, which the browser enforces', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { caretAfterDigits, pageStep } from './number-step'
+import { caretAfterDigits, pageStep, refusalOf } from './number-step'
 import { SESSION_LIMITS, StartSessionSchema } from './schemas'
 
 describe('pageStep', () => {
@@ -27,6 +27,22 @@ describe('caretAfterDigits', () => {
 	})
 })
 
+describe('refusalOf', () => {
+	const boost = { min: 10, max: 1_000_000, step: 10 }
+	test('names why a refusing field refuses a value, and allows the grid within the limits', () => {
+		expect(refusalOf(5, boost)).toBe('below-min')
+		expect(refusalOf(Number.NaN, boost)).toBe('below-min')
+		expect(refusalOf(15, boost)).toBe('off-step')
+		expect(refusalOf(12.5, boost)).toBe('off-step')
+		expect(refusalOf(1_000_010, boost)).toBe('above-max')
+		expect(refusalOf(10, boost)).toBeNull()
+		expect(refusalOf(1_000_000, boost)).toBeNull()
+		// The grid runs from the minimum.
+		expect(refusalOf(35, { min: 30, max: 3600, step: 5 })).toBeNull()
+		expect(refusalOf(33, { min: 30, max: 3600, step: 5 })).toBe('off-step')
+	})
+})
+
 describe('StartSessionSchema', () => {
 	const valid = { title: 'Live', platform: 'twitch', maxDaresPerUser: 5, maxFreeDaresPerUser: 1, minBoost: 200, votingDuration: 180 }
 	const messages = (input: Record<string, unknown>) => {
@@ -48,5 +64,19 @@ describe('StartSessionSchema', () => {
 		expect(messages({ maxFreeDaresPerUser: 6 })).toEqual(['validation.max-free-dares-above-max'])
 		expect(messages({ votingDuration: 31 })).toEqual(['validation.voting-duration-step'])
 		expect(messages({ platform: 'tiktok' })).toEqual(['validation.platform-required'])
+	})
+
+	test('checks free dares against dares per viewer whatever the other fields hold (an empty title too)', () => {
+		expect(messages({ title: undefined, maxDaresPerUser: 1, maxFreeDaresPerUser: 9 })).toEqual(['validation.title-required', 'validation.max-free-dares-above-max'])
+		// Not when one of the two is itself wrong: its own message says enough.
+		expect(messages({ maxDaresPerUser: 0, maxFreeDaresPerUser: 9 })).toEqual(['validation.max-dares-min'])
+	})
+
+	test('a form that asked for the creator agreement needs it ticked', () => {
+		expect(messages({ agreementAsked: 'yes' })).toEqual(['error-creator-agreement-required'])
+		expect(messages({ agreementAsked: 'yes', acceptAgreement: 'accept' })).toEqual([])
+		expect(messages({ title: undefined, agreementAsked: 'yes' })).toEqual(['validation.title-required', 'error-creator-agreement-required'])
+		// Not asked (the creator accepted before): nothing to tick.
+		expect(messages({})).toEqual([])
 	})
 })

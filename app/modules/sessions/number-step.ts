@@ -24,3 +24,18 @@ export function caretAfterDigits(formatted: string, digits: number): number {
 	}
 	return formatted.length
 }
+
+/** Why a field that keeps what was typed refuses its value (docs/product.md §15.2). */
+export type Refusal = 'below-min' | 'above-max' | 'off-step'
+
+/**
+ * Why `value` is not one the field allows: below min (an empty field too:
+ * there is nothing to send), above max, or off the step grid from min. Null
+ * when it is allowed.
+ */
+export function refusalOf(value: number, limit: Limit): Refusal | null {
+	if (Number.isNaN(value) || value < limit.min) return 'below-min'
+	if (value > limit.max) return 'above-max'
+	if ((value - limit.min) % limit.step !== 0) return 'off-step'
+	return null
+}

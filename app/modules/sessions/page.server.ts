@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto'
 import { overlayKey, overlayPath } from '#app/modules/overlay/service.server'
 import type { RouterContextProvider } from 'react-router'
 import { servicesContext, viewerContext } from '#app/context.server'
-import { readSessionDares } from '#app/modules/dares/service.server'
+import { readHoldNewDares, readSessionDares } from '#app/modules/dares/service.server'
+import { moderationAction } from '#app/modules/dares/moderation.server'
+import { MODERATION_INTENTS } from '#app/modules/dares/schemas'
 import { readCovered, sessionTopic } from '#app/modules/realtime/broadcaster.server'
 import { readOwnBalance } from '#app/modules/wallet/service.server'
 import type { Queryable } from '#app/db/database.server'
@@ -12,6 +14,8 @@ import { dareAction } from '#app/modules/dares/actions.server'
 import { overlayAction } from '#app/modules/overlay/actions.server'
 import { visitorShareHint } from '#app/modules/shared-pages/shared-render.server'
 import { stopSessionAction } from './actions.server'
+import { loadCreatorParts } from './creator-parts'
+import { readRecaps } from './recap.server'
 import {
 	getChannelSession,
 	getLinkedChannels,
@@ -53,13 +57,19 @@ export async function loadSessionPage(request: Request, context: Readonly<Router
 		// before that. This one is read after, and the header shows it.
 		const walletBalance = viewer ? await readOwnBalance(tx) : null
 		const overlay = page.isCreator && session.status === 'active' ? await overlayKey(tx, session.id) : null
+		// The creator's "hold every new dare for review" switch shows its state.
+		const holdNewDares = page.isCreator && session.status === 'active' ? await readHoldNewDares(tx, session.id) : null
+		// The creator's recap of this session once it has ended, and of their other ended sessions (docs/product.md §5.8).
+		const recaps = page.isCreator ? await readRecaps(tx, [session, ...page.otherSessions].filter((s) => s.status === 'ended').map((s) => s.id)) : {}
 		// A visitor's page may be shared until its next vote deadline: how far off that is, by the database's clock (which set it).
 		// Asked only when this request's page may be shared (not for a data request, nor with cookies).
 		const votes = shared ? dares.filter((d) => d.status === 'voting' && d.votingEndsAt) : []
 		const untilDeadline = votes.length > 0 ? await msUntil(tx, Math.min(...votes.map((d) => Date.parse(d.votingEndsAt!)))) : null
-		return { ...page, dares, covered, viewerChannels, viewerHasLiveSession: rows.length > 0, overlay, walletBalance, untilDeadline }
+		return { ...page, dares, covered, viewerChannels, viewerHasLiveSession: rows.length > 0, overlay, walletBalance, untilDeadline, holdNewDares, recaps }
 	})
 	if (!found) return null
+	// A creator's page renders their parts (creator-parts.tsx): loaded before the render, which then does not wait for them.
+	if (found.isCreator) await loadCreatorParts()
 	const appUrl = new URL(env.APP_URL)
 	const lang = url.pathname.split('/')[1] ?? 'en'
 	const { overlay, untilDeadline, ...rest } = found
@@ -87,8 +97,10 @@ async function msUntil(tx: Queryable, at: number): Promise<number> {
 
 /**
  * Every form of a session page, at /session/{id} and at /{platform}/{channel}
- * alike: the creator's stop and overlay forms, and the dares panel's (create,
- * boost, vote, accept, reject, start voting). The body is read once, for
+ * alike: the creator's stop and overlay forms, the dares panel's (create,
+ * boost, vote, accept, reject, start voting; the creator's view also sends
+ * those and extends or cancels the running vote) and its moderation forms
+ * (approve, hide, ban, hold new dares, report). The body is read once, for
  * whichever form it is.
  */
 export async function sessionPageAction(request: Request, context: Readonly<RouterContextProvider>) {
@@ -96,5 +108,6 @@ export async function sessionPageAction(request: Request, context: Readonly<Rout
 	const intent = formData.get('intent')
 	if (intent === 'stop') return stopSessionAction(request, context, formData)
 	if (intent === 'overlay-regenerate') return overlayAction(request, context, formData)
+	if (typeof intent === 'string' && MODERATION_INTENTS.has(intent)) return moderationAction(request, context, formData)
 	return dareAction(request, context, formData)
 }

@@ -32,6 +32,20 @@ function whole(limit: NumberLimit, key: string) {
 		.multipleOf(limit.step, { error: `validation.${key}-step` })
 }
 
+/**
+ * The hidden field of a form that shows the creator-agreement box: the
+ * acceptance is then required of the form (the database requires the
+ * agreement itself either way: error-creator-agreement-required).
+ */
+export const AGREEMENT_ASKED = 'agreementAsked'
+
+const DaresPerViewer = z.object({
+	maxDaresPerUser: whole(SESSION_LIMITS.maxDaresPerUser, 'max-dares'),
+	maxFreeDaresPerUser: whole(SESSION_LIMITS.maxFreeDaresPerUser, 'max-free-dares'),
+})
+
+const AgreementAnswer = z.object({ acceptAgreement: z.literal('accept').optional(), [AGREEMENT_ASKED]: z.literal('yes').optional() })
+
 export const StartSessionSchema = z
 	.object({
 		title: z
@@ -40,16 +54,24 @@ export const StartSessionSchema = z
 			.min(SESSION_LIMITS.title.min, { error: 'validation.title-required' })
 			.max(SESSION_LIMITS.title.max, { error: 'validation.title-too-long' }),
 		platform: z.enum(PLATFORMS, { error: 'validation.platform-required' }),
-		maxDaresPerUser: whole(SESSION_LIMITS.maxDaresPerUser, 'max-dares'),
-		maxFreeDaresPerUser: whole(SESSION_LIMITS.maxFreeDaresPerUser, 'max-free-dares'),
+		...DaresPerViewer.shape,
 		minBoost: whole(SESSION_LIMITS.minBoost, 'min-boost'),
 		votingDuration: whole(SESSION_LIMITS.votingDuration, 'voting-duration'),
-		/** Set when the creator accepts the creator agreement on the way (its dialog, or the page's box without JavaScript). */
+		/** Set when the creator accepts the creator agreement on the way (the form's box). */
 		acceptAgreement: z.literal('accept').optional(),
+		[AGREEMENT_ASKED]: z.literal('yes').optional(),
 	})
+	// Each rule across fields runs whenever its own fields are valid, whatever the others hold
+	// (by default Zod skips a refinement while any field is missing, an empty title included).
 	.refine((v) => v.maxFreeDaresPerUser <= v.maxDaresPerUser, {
 		path: ['maxFreeDaresPerUser'],
 		error: 'validation.max-free-dares-above-max',
+		when: ({ value }) => DaresPerViewer.safeParse(value).success,
+	})
+	.refine((v) => v[AGREEMENT_ASKED] !== 'yes' || v.acceptAgreement === 'accept', {
+		path: ['acceptAgreement'],
+		error: 'error-creator-agreement-required',
+		when: ({ value }) => AgreementAnswer.safeParse(value).success,
 	})
 
 export type StartSessionInput = z.infer<typeof StartSessionSchema>

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react'
 import { useTranslation } from '#app/i18n/translation'
-import { Form, Link, useLocation } from 'react-router'
+import { Form, Link, useLocation, useRevalidator } from 'react-router'
 import { useGatedAction } from '#app/modules/account/gated-action'
 import { useConsent } from '#app/modules/consent/consent-context'
 import { PageTitle } from '#app/components/page-title'
@@ -8,6 +8,7 @@ import { SESSION_CARD } from '#app/modules/seo/session-card'
 import { SubmitButton } from '#app/components/forms'
 import type { Locale } from '#app/i18n/locales'
 import { DaresPanel } from '#app/modules/dares/dares-panel'
+import { OverlayOptions } from '#app/modules/overlay/overlay-options'
 import type { DareView } from '#app/modules/dares/service.server'
 import type { LiveState } from '#app/modules/realtime/use-live'
 import { sessionState, useSessionFeed } from '#app/modules/realtime/use-session-feed'
@@ -19,6 +20,9 @@ import { useHydrated } from '#app/utils/use-hydrated'
 import type { StreamPlatform } from './schemas'
 import type { SessionPageData, SessionSummary } from './service.server'
 import { StartSessionButton, type LinkedChannel } from './start-session-button'
+import type { DareActionResult } from '#app/modules/dares/actions.server'
+import { CreatorView, RecapLine, RecapPanel, StopConfirm } from './creator-parts'
+import type { SessionRecap } from './recap'
 
 /** Whether the page's live updates arrive; rendered after hydration only (without JavaScript the page is right on every action and reload). */
 function LiveIndicator({ state }: { state: LiveState }) {
@@ -86,6 +90,10 @@ export type SessionPageProps = SessionPageData & {
 	formKey: string
 	/** The OBS overlay's URL with its key: for the creator of a live session only. */
 	overlayUrl: string | null
+	/** Whether every new dare waits for the creator's review: for the creator of a live session only (else null). */
+	holdNewDares: boolean | null
+	/** The creator's recaps of this session and their other sessions once ended, by id: for the creator only (else empty). */
+	recaps: Record<string, SessionRecap>
 }
 
 /**
@@ -120,6 +128,15 @@ export function SessionPage(props: SessionPageProps) {
 		},
 		[own, reread, viewerId, walletBalance],
 	)
+	// The creator's view: its answer's toast, then the page read again, so the view is right at once even when the live updates lag.
+	const onCreatorAnswer = useCallback(
+		(result: DareActionResult) => {
+			if (result.ok) toast.success(result.message)
+			else toast.error(result.error)
+			reread()
+		},
+		[reread],
+	)
 	const platform = t(`platforms.${session.platform}`)
 	const creator = session.creatorName ?? session.channel
 	return (
@@ -149,6 +166,19 @@ export function SessionPage(props: SessionPageProps) {
 				<h1>{session.title}</h1>
 				<p className="muted">{t('sessions.by', { creator })}</p>
 			</header>
+			{/* The creator's parts: a chunk of their own (creator-parts.tsx). */}
+			{props.isCreator && session.status === 'active' ? (
+				<CreatorView sessionId={session.id} dares={feed.view.dares} formKey={props.formKey} lang={lang} onAnswer={onCreatorAnswer} />
+			) : null}
+			{props.isCreator && session.status === 'ended' && props.recaps[session.id] ? (
+				<RecapPanel
+					recap={props.recaps[session.id]!}
+					title={session.title}
+					url={new URL(`/${lang}/session/${session.id}`, props.shareUrl).toString()}
+					cardUrl={`/${lang}/session/${session.id}/card.png`}
+					lang={lang}
+				/>
+			) : null}
 			{/* On a wide screen the stream and the dares side by side; on a phone the stream, the dares, then the rest. */}
 			<div className="session-page__grid">
 				<div className="session-page__stage">
@@ -158,7 +188,7 @@ export function SessionPage(props: SessionPageProps) {
 							{t('sessions.watch-on', { platform })}
 						</a>
 					</p>
-					{props.isCreator ? <CreatorControls {...props} session={session} /> : session.status === 'active' ? <JoinPanel {...props} creator={creator} /> : null}
+					{props.isCreator ? <CreatorControls {...props} session={session} dares={feed.view.dares} /> : session.status === 'active' ? <JoinPanel {...props} creator={creator} /> : null}
 				</div>
 				<div className="session-page__dares">
 					<DaresPanel
@@ -185,7 +215,7 @@ export function SessionPage(props: SessionPageProps) {
 					<CopyPanel id="share" title={t('sessions.share')} url={props.shareUrl} />
 				</aside>
 			</div>
-			{props.otherSessions.length > 0 ? <OtherSessions sessions={props.otherSessions} lang={lang} creator={creator} /> : null}
+			{props.otherSessions.length > 0 ? <OtherSessions sessions={props.otherSessions} lang={lang} creator={creator} recaps={props.recaps} /> : null}
 		</article>
 	)
 }
@@ -263,23 +293,67 @@ function JoinPanel({ signedIn, lang, creator }: SessionPageProps & { creator: st
 	)
 }
 
-function CreatorControls({ session, lang, viewerChannels, viewerHasLiveSession, signedIn, formKey }: SessionPageProps) {
+/** How often the creator's page looks for dares waiting for review. */
+const HELD_DARES_REFRESH_MS = 15_000
+
+/**
+ * A held dare makes no live update (nobody on the session's topic may see
+ * it: docs/product.md §13.3), so the creator's page of their live session
+ * reads itself again every 15 seconds while it is visible: a dare waiting
+ * for review shows up on stream without a reload. One creator per session:
+ * a loader run every 15 s, whatever the audience.
+ */
+function useHeldDaresRefresh(active: boolean) {
+	const revalidator = useRevalidator()
+	useEffect(() => {
+		if (!active) return
+		const timer = setInterval(() => {
+			if (document.visibilityState === 'visible' && revalidator.state === 'idle') void revalidator.revalidate()
+		}, HELD_DARES_REFRESH_MS)
+		return () => clearInterval(timer)
+	}, [active, revalidator])
+}
+
+function CreatorControls({ session, dares, lang, viewerChannels, viewerHasLiveSession, signedIn, formKey, holdNewDares }: SessionPageProps) {
 	const { t } = useTranslation()
+	useHeldDaresRefresh(session.status === 'active')
 	return (
 		<section className="panel panel--controls" aria-labelledby="controls-title">
 			<h2 id="controls-title">{t('sessions.controls-title')}</h2>
 			{session.status === 'active' ? (
-				<Form method="post" className="stack">
-					<p className="muted">{t('sessions.controls-text')}</p>
-					<input type="hidden" name="key" value={`stop:${formKey}`} />
-					<SubmitButton intent="stop" className="button button--danger">
-						{t('sessions.stop')}
-					</SubmitButton>
-				</Form>
+				<>
+					<StopConfirm dares={dares} formKey={formKey} lang={lang} />
+					<HoldSwitch sessionId={session.id} hold={holdNewDares === true} />
+				</>
 			) : !viewerHasLiveSession ? (
 				<StartSessionButton channels={viewerChannels} lang={lang} signedIn={signedIn} />
 			) : null}
 		</section>
+	)
+}
+
+/**
+ * The creator's "hold every new dare for review" switch: its state in words,
+ * and one button that turns it the other way (a plain form post that comes
+ * back with a toast).
+ */
+function HoldSwitch({ sessionId, hold }: { sessionId: string; hold: boolean }) {
+	const { t } = useTranslation()
+	return (
+		<Form method="post" className="hold-switch stack" preventScrollReset aria-labelledby="hold-title">
+			<input type="hidden" name="sessionId" value={sessionId} />
+			<input type="hidden" name="hold" value={hold ? 'off' : 'on'} />
+			<h3 id="hold-title">{t('moderation.hold-title')}</h3>
+			<p className="hold-switch__state">
+				<span className={`hold-switch__badge hold-switch__badge--${hold ? 'on' : 'off'}`}>{t(hold ? 'moderation.hold-state-on' : 'moderation.hold-state-off')}</span>{' '}
+				<span className="muted">{t(hold ? 'moderation.hold-text-on' : 'moderation.hold-text-off')}</span>
+			</p>
+			<div>
+				<SubmitButton intent="hold" className="button">
+					{t(hold ? 'moderation.hold-stop' : 'moderation.hold-start')}
+				</SubmitButton>
+			</div>
+		</Form>
 	)
 }
 
@@ -348,11 +422,13 @@ function OverlayPanel({ url, sessionId }: { url: string; sessionId: string }) {
 			}
 		>
 			<p className="muted">{t('overlay.card-text')}</p>
+			<OverlayOptions />
 		</CopyPanel>
 	)
 }
 
-function OtherSessions({ sessions, lang, creator }: { sessions: SessionSummary[]; lang: Locale; creator: string }) {
+/** The creator's other sessions; to the creator, each ended one with its recap (docs/product.md §5.8). */
+function OtherSessions({ sessions, lang, creator, recaps }: { sessions: SessionSummary[]; lang: Locale; creator: string; recaps: Record<string, SessionRecap> }) {
 	const { t } = useTranslation()
 	const date = new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeZone: 'UTC' })
 	return (
@@ -368,6 +444,7 @@ function OtherSessions({ sessions, lang, creator }: { sessions: SessionSummary[]
 							{' · '}
 							{s.status === 'active' ? t('sessions.live') : <time dateTime={s.createdAt}>{date.format(new Date(s.createdAt))}</time>}
 						</span>
+						{recaps[s.id] ? <RecapLine recap={recaps[s.id]!} lang={lang} href={`/${lang}/session/${s.id}#recap`} /> : null}
 					</li>
 				))}
 			</ul>

@@ -42,7 +42,12 @@ function pressEscape(dialog: HTMLDialogElement) {
 	if (dialog.dispatchEvent(new Event('cancel', { cancelable: true }))) act(() => dialog.close())
 }
 
-function renderHome(channels: LinkedChannel[]) {
+/**
+ * Home with the button, and the start-session route's loader (what the dialog
+ * reads as it opens) and action (what its form sends) as stubs.
+ */
+function renderHome(channels: LinkedChannel[], { needsAgreement = false }: { needsAgreement?: boolean } = {}) {
+	const sent: FormData[] = []
 	const Stub = createRoutesStub([
 		{
 			path: '/en',
@@ -52,6 +57,14 @@ function renderHome(channels: LinkedChannel[]) {
 				</section>
 			),
 		},
+		{
+			path: '/en/start-session',
+			loader: () => ({ channels, needsAgreement }),
+			action: async ({ request }) => {
+				sent.push(await request.formData())
+				return { result: { status: 'error', error: { '': ['error-channel-already-live'] } }, needsAgreement: false }
+			},
+		},
 	])
 	render(
 		<Translated i18n={i18n}>
@@ -59,6 +72,7 @@ function renderHome(channels: LinkedChannel[]) {
 			<AppToaster />
 		</Translated>,
 	)
+	return sent
 }
 
 const startButton = () => within(screen.getByRole('region', { name: 'cta' })).getByRole('button', { name: t('sessions.start') })
@@ -113,6 +127,38 @@ test('the form’s Cancel closes it the way Escape ends: through the dialog’s 
 	expect(close).toHaveBeenCalledTimes(1)
 	expect(dialog.open).toBe(false)
 	expect(startButton()).toBe(trigger)
+})
+
+test('a creator who owes the creator agreement finds it in the form from the first view, with the document’s link; sent ticked, it goes with the form', async () => {
+	const sent = renderHome(CREATOR, { needsAgreement: true })
+	const dialog = await openFrom(startButton())
+	const box = within(dialog).getByRole('group', { name: t('sessions.agreement-title') })
+	expect(within(box).getByRole('link', { name: t('sessions.agreement-read') }).getAttribute('href')).toBe('/en/creator-agreement')
+	const tick = within(box).getByRole('checkbox', { name: t('sessions.agreement-checkbox') }) as HTMLInputElement
+	expect(tick.checked).toBe(false)
+	fireEvent.change(within(dialog).getByLabelText(t('sessions.title')), { target: { value: 'Late show' } })
+
+	// Not ticked: the form says so at the box and sends nothing.
+	fireEvent.click(within(dialog).getByRole('button', { name: t('sessions.submit') }))
+	expect(await within(box).findByText(t('errors.error-creator-agreement-required'))).toBeTruthy()
+	expect(tick.getAttribute('aria-invalid')).toBe('true')
+	expect(sent).toHaveLength(0)
+
+	// Ticked: one sending that accepts and starts.
+	fireEvent.click(tick)
+	fireEvent.click(within(dialog).getByRole('button', { name: t('sessions.submit') }))
+	await waitFor(() => expect(sent).toHaveLength(1))
+	expect(sent[0]!.get('acceptAgreement')).toBe('accept')
+	expect(sent[0]!.get('title')).toBe('Late show')
+	// The server's refusal comes back to the form.
+	expect(await within(dialog).findByText(t('errors.error-channel-already-live'))).toBeTruthy()
+})
+
+test('a creator who has accepted it sees no box', async () => {
+	renderHome(CREATOR)
+	const dialog = await openFrom(startButton())
+	expect(within(dialog).queryByRole('checkbox')).toBeNull()
+	expect(within(dialog).queryByText(t('sessions.agreement-title'))).toBeNull()
 })
 
 test('a signed-in visitor without a linked channel gets the not-a-creator toast, and no dialog', async () => {

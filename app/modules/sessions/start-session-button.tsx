@@ -1,6 +1,6 @@
 import { lazy, Suspense, useRef, useState } from 'react'
 import { useTranslation } from '#app/i18n/translation'
-import { Link } from 'react-router'
+import { Link, useFetcher } from 'react-router'
 import { toast } from '#app/components/toast'
 import type { Locale } from '#app/i18n/locales'
 import { useHydrated } from '#app/utils/use-hydrated'
@@ -10,14 +10,21 @@ export type LinkedChannel = { platform: StreamPlatform; channel: string }
 
 export const startSessionPath = (lang: string) => `/${lang}/start-session`
 
+/** What /{lang}/start-session's loader answers: the creator's channels, and whether they still owe the current creator agreement. */
+export type StartSessionStatus = { channels: LinkedChannel[]; needsAgreement: boolean }
+
+/** The fetcher that reads StartSessionStatus for the dialog (the button starts it, the dialog's form reads it). */
+export const START_SESSION_STATUS = 'start-session-status'
+
 // The form (its validation and number fields) loads when a creator opens the
 // dialog, not with every page that shows the button.
 const StartSessionDialogBody = lazy(() => import('./start-session-form'))
 
 /**
  * "Start a session": with JavaScript, the start-session dialog for creators
- * (non-creators get 'You must be a creator', docs/product.md §2.3), and the
- * creator-agreement dialog on demand; without, a link to the page.
+ * (non-creators get 'You must be a creator', docs/product.md §2.3), with the
+ * creator agreement to accept in its form when the creator still owes it
+ * (docs/product.md §10.6); without, a link to the page.
  */
 export function StartSessionButton({
 	channels,
@@ -34,6 +41,7 @@ export function StartSessionButton({
 	const hydrated = useHydrated()
 	const dialog = useRef<HTMLDialogElement>(null)
 	const [open, setOpen] = useState(false)
+	const status = useFetcher<StartSessionStatus>({ key: START_SESSION_STATUS })
 	if (!hydrated || !signedIn) {
 		return (
 			<Link to={startSessionPath(lang)} className={className}>
@@ -49,6 +57,8 @@ export function StartSessionButton({
 			})
 			return
 		}
+		// Whether the agreement is still owed, read while the form's chunk loads (the form waits for both).
+		void status.load(startSessionPath(lang))
 		setOpen(true)
 		dialog.current?.showModal()
 	}

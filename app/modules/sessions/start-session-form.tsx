@@ -1,14 +1,12 @@
 import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionResult } from '@conform-to/react'
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4'
-import { useRef, useState } from 'react'
 import { useTranslation } from '#app/i18n/translation'
 import { Form, useFetcher } from 'react-router'
-import { toast } from '#app/components/toast'
 import { ErrorList, Field, SubmitButton } from '#app/components/forms'
 import type { Locale } from '#app/i18n/locales'
 import { NumberField } from './number-field'
-import { SESSION_LIMITS, StartSessionSchema } from './schemas'
-import { startSessionPath, type LinkedChannel } from './start-session-button'
+import { AGREEMENT_ASKED, SESSION_LIMITS, StartSessionSchema } from './schemas'
+import { START_SESSION_STATUS, startSessionPath, type LinkedChannel, type StartSessionStatus } from './start-session-button'
 
 /** What the start-session action answers when it refuses (400, or 409 for a rule of the database). */
 export type StartSessionActionData = { result: SubmissionResult<string[]>; needsAgreement: boolean }
@@ -29,24 +27,29 @@ function numberOrDefault(value: unknown, fallback: number): number | undefined {
 
 /**
  * The start-session form (docs/product.md §5.2), one for the dialog (a fetcher, with
- * JavaScript) and the page (a plain form, without). `agreementBox` shows the
- * creator-agreement acceptance inside the form: the page's way, when the
- * server has answered that the current version is not accepted yet.
+ * JavaScript) and the page (a plain form, without). `needsAgreement` shows
+ * the creator-agreement acceptance inside the form, from the first view, to
+ * a creator who has not accepted the current version (docs/product.md
+ * §10.6): sent ticked, the server records it and starts the session at once.
+ *
+ * The number fields clamp and snap (they are settings; the creator sees what
+ * a value became) and, as a native input would, tell the form of every
+ * change, so a message goes as soon as the value is right again. The rule
+ * across two of them (free dares at most the dares per viewer) is checked as
+ * soon as either is changed, before any sending.
  */
 function StartSessionFields({
 	channels,
 	lastResult,
 	lang,
-	agreementBox,
-	formRef,
+	needsAgreement,
 	FormComponent,
 	onCancel,
 }: {
 	channels: LinkedChannel[]
 	lastResult: SubmissionResult<string[]> | null | undefined
 	lang: Locale
-	agreementBox: boolean
-	formRef?: React.Ref<HTMLFormElement>
+	needsAgreement: boolean
 	FormComponent: typeof Form
 	onCancel?: () => void
 }) {
@@ -63,8 +66,14 @@ function StartSessionFields({
 		},
 		onValidate: ({ formData }) => parseWithZod(formData, { schema: StartSessionSchema }),
 	})
+	// Either side of "free dares ≤ dares per viewer" changed: both are checked (the message sits on the free dares).
+	const checkDares = () => {
+		form.validate({ name: 'maxDaresPerUser' })
+		form.validate({ name: 'maxFreeDaresPerUser' })
+	}
+	const agreement = fields.acceptAgreement
 	return (
-		<FormComponent method="post" action={startSessionPath(lang)} ref={formRef} {...getFormProps(form)} className="stack start-session">
+		<FormComponent method="post" action={startSessionPath(lang)} {...getFormProps(form)} className="stack start-session">
 			<Field
 				label={t('sessions.title')}
 				hint={t('sessions.title-hint')}
@@ -100,20 +109,35 @@ function StartSessionFields({
 						defaultValue={numberOrDefault(fields[name].initialValue, SESSION_LIMITS[name].default)}
 						errors={fields[name].errors}
 						locale={lang}
+						outOfRange="clamp"
+						onCommit={name === 'maxDaresPerUser' || name === 'maxFreeDaresPerUser' ? checkDares : undefined}
 					/>
 				))}
 			</div>
-			{agreementBox ? (
+			{needsAgreement ? (
 				<fieldset className="agreement-box">
 					<legend>{t('sessions.agreement-title')}</legend>
-					<AgreementIntro lang={lang} />
+					<input type="hidden" name={AGREEMENT_ASKED} value="yes" />
+					<p>{t('sessions.agreement-description')}</p>
+					<p>
+						<a href={`/${lang}/creator-agreement`} target="_blank" rel="noopener">
+							{t('sessions.agreement-read')}
+						</a>
+					</p>
 					<label className="checkbox">
-						<input type="checkbox" name="acceptAgreement" value="accept" required />
+						<input
+							type="checkbox"
+							name={agreement.name}
+							id={agreement.id}
+							value="accept"
+							required
+							defaultChecked={agreement.initialValue === 'accept'}
+							aria-invalid={agreement.errors?.length ? true : undefined}
+							aria-describedby={agreement.errors?.length ? agreement.errorId : undefined}
+						/>
 						<span>{t('sessions.agreement-checkbox')}</span>
 					</label>
-					<button type="submit" name="intent" value="decline-agreement" formNoValidate className="button button--ghost">
-						{t('sessions.agreement-decline')}
-					</button>
+					<ErrorList id={agreement.errorId} errors={agreement.errors} />
 				</fieldset>
 			) : null}
 			<ErrorList id={form.errorId} errors={form.errors} />
@@ -132,10 +156,13 @@ function StartSessionFields({
 /** The page form (works without JavaScript). */
 export function StartSessionPageForm({
 	channels,
+	needsAgreement,
 	actionData,
 	lang,
 }: {
 	channels: LinkedChannel[]
+	/** The loader's reading: the creator has not accepted the current creator agreement. */
+	needsAgreement: boolean
 	actionData: StartSessionActionData | undefined
 	lang: Locale
 }) {
@@ -144,80 +171,39 @@ export function StartSessionPageForm({
 			channels={channels}
 			lastResult={actionData?.result}
 			lang={lang}
-			agreementBox={actionData?.needsAgreement ?? false}
+			needsAgreement={needsAgreement || actionData?.needsAgreement === true}
 			FormComponent={Form}
 		/>
 	)
 }
 
-/** The dialog's content, loaded when a creator first opens it (start-session-button.tsx). */
+/**
+ * The dialog's content, loaded when a creator first opens it
+ * (start-session-button.tsx, which also starts reading whether the agreement
+ * is owed: the form waits for that answer, so the box is there from the
+ * first view and nothing moves).
+ */
 export default function StartSessionDialogBody({ channels, lang, onClose }: { channels: LinkedChannel[]; lang: Locale; onClose: () => void }) {
 	const { t } = useTranslation()
+	const status = useFetcher<StartSessionStatus>({ key: START_SESSION_STATUS })
 	const fetcher = useFetcher<StartSessionActionData>()
-	const formRef = useRef<HTMLFormElement>(null)
-	// The agreement is asked for when the server answers that it is missing,
-	// until the creator answers that very response.
-	const [answered, setAnswered] = useState<StartSessionActionData | undefined>(undefined)
-	const askAgreement = fetcher.state === 'idle' && fetcher.data?.needsAgreement === true && fetcher.data !== answered
-
-	const accept = () => {
-		const form = formRef.current
-		if (!form) return
-		const formData = new FormData(form)
-		formData.set('acceptAgreement', 'accept')
-		formData.set('intent', 'start')
-		setAnswered(fetcher.data)
-		void fetcher.submit(formData, { method: 'post', action: startSessionPath(lang) })
-	}
-	const decline = () => {
-		toast.error(t('errors.error-creator-agreement-declined'))
-		onClose()
-	}
-
 	return (
 		<>
-			<div hidden={askAgreement}>
-				<h2 id="start-session-heading">{t('sessions.start-title')}</h2>
-				<p className="muted">{t('sessions.start-description')}</p>
+			<h2 id="start-session-heading">{t('sessions.start-title')}</h2>
+			<p className="muted">{t('sessions.start-description')}</p>
+			{status.data ? (
 				<StartSessionFields
 					channels={channels}
-					lastResult={fetcher.data?.needsAgreement ? null : fetcher.data?.result}
+					lastResult={fetcher.data?.result}
 					lang={lang}
-					agreementBox={false}
-					formRef={formRef}
+					// A version published since the dialog read it: the server's answer asks for it.
+					needsAgreement={status.data.needsAgreement || fetcher.data?.needsAgreement === true}
 					FormComponent={fetcher.Form}
 					onCancel={onClose}
 				/>
-			</div>
-			{askAgreement ? (
-				<div role="group" aria-labelledby="agreement-dialog-title" className="stack">
-					<h2 id="agreement-dialog-title">{t('sessions.agreement-title')}</h2>
-					<AgreementIntro lang={lang} />
-					<div className="actions">
-						<button type="button" className="button button--ghost" onClick={decline}>
-							{t('sessions.agreement-decline')}
-						</button>
-						<button type="button" className="button button--primary" onClick={accept}>
-							{t('sessions.agreement-accept')}
-						</button>
-					</div>
-				</div>
-			) : null}
-		</>
-	)
-}
-
-/** What the creator agreement asks, with the document to read in a new tab. */
-function AgreementIntro({ lang }: { lang: Locale }) {
-	const { t } = useTranslation()
-	return (
-		<>
-			<p>{t('sessions.agreement-description')}</p>
-			<p>
-				<a href={`/${lang}/creator-agreement`} target="_blank" rel="noopener">
-					{t('sessions.agreement-read')}
-				</a>
-			</p>
+			) : (
+				<p className="muted">{t('sessions.loading-form')}</p>
+			)}
 		</>
 	)
 }

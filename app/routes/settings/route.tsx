@@ -24,6 +24,8 @@ import { LINK_INTENT, PROVIDER_NAMES, SignInMethodsSection, UNLINK_INTENT } from
 import { changeSignInMethod } from '#app/modules/account/settings/sign-in-methods.server'
 import { TOTP_CONFIRM_INTENT, TOTP_DISABLE_INTENT, TOTP_ENROLL_INTENT, TwoFactorSection } from '#app/modules/account/settings/two-factor'
 import { changeTwoFactor } from '#app/modules/account/settings/two-factor.server'
+import { BLOCKED_TERMS_INTENT, CreatorModerationSections, RestrictionsNotice, UNBAN_INTENT } from '#app/modules/moderation/settings-section'
+import { readModerationSettings, saveBlockedTerms, unbanViewer } from '#app/modules/moderation/settings.server'
 
 export const links: Route.LinksFunction = () => [
 	{ rel: 'stylesheet', href: sessionsStylesHref },
@@ -43,9 +45,15 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 			: redirectWithError(here, translateError(t, result.error.code), { headers: result.headers })
 	}
 	const methods = await accounts.listSignInMethods(request)
-	const { username, channels, purchases } = await queryAsViewer(context, async (tx) => {
+	const { username, channels, purchases, moderation } = await queryAsViewer(context, async (tx) => {
 		const { rows } = await tx.query<{ username: string }>('select username from public.profiles where id = auth.uid()')
-		return { username: rows[0]?.username ?? null, channels: await getLinkedChannels(tx), purchases: await readPurchaseHistory(tx) }
+		const channels = await getLinkedChannels(tx)
+		return {
+			username: rows[0]?.username ?? null,
+			channels,
+			purchases: await readPurchaseHistory(tx),
+			moderation: await readModerationSettings(tx, channels.length > 0),
+		}
 	})
 	return data(
 		{
@@ -53,6 +61,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 			username,
 			channels,
 			purchases,
+			moderation,
 			totpEnabled: viewer.totpEnabled ?? viewer.claims.aal === 'aal2',
 			// A failure to list them leaves the section out rather than the page.
 			methods: methods.ok ? methods.data.methods : null,
@@ -79,6 +88,10 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 		case TOTP_DISABLE_INTENT:
 		case TOTP_CONFIRM_INTENT:
 			return changeTwoFactor(request, formData, context, { here, intent })
+		case BLOCKED_TERMS_INTENT:
+			return saveBlockedTerms(formData, context, here)
+		case UNBAN_INTENT:
+			return unbanViewer(formData, context, here)
 		default:
 			throw data(null, { status: 400 })
 	}
@@ -91,6 +104,7 @@ export default function SettingsPage({ loaderData, actionData, params }: Route.C
 		<div className="settings">
 			<PageTitle title={t('pages.settings.title')} />
 			<h1>{t('pages.settings.title')}</h1>
+			<RestrictionsNotice restrictions={loaderData.moderation.restrictions} />
 			<ProfileSection
 				email={loaderData.email}
 				username={loaderData.username}
@@ -103,6 +117,11 @@ export default function SettingsPage({ loaderData, actionData, params }: Route.C
 				lastResult={actionData && actionData.intent !== USERNAME_INTENT ? actionData : null}
 			/>
 			<LinkedChannels channels={loaderData.channels} connectable={loaderData.channelPlatforms} lang={params.lang as Locale} />
+			<CreatorModerationSections
+				settings={loaderData.moderation}
+				locale={params.lang as Locale}
+				lastResult={actionData?.intent === BLOCKED_TERMS_INTENT ? actionData.result : null}
+			/>
 			<PurchaseHistory locale={params.lang as Locale} purchases={loaderData.purchases} className="card settings__section purchase-history" />
 			<LanguageSection locale={params.lang as Locale} />
 			<section className="card settings__section" aria-labelledby="settings-danger">

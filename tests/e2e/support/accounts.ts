@@ -5,9 +5,10 @@ import { latestMailLink, uniqueEmail } from './mailbox'
 
 export type Lang = (typeof LANGS)[number]
 
+/** The e-mail form: under "Other login methods" beside Twitch, else shown at once. */
 export async function openPasswordForm(page: Page, lang: Lang) {
 	const details = page.locator('details.other-methods')
-	if ((await details.getAttribute('open')) === null) await page.getByText(tr(lang, 'auth.other-methods')).click()
+	if ((await details.count()) > 0 && (await details.getAttribute('open')) === null) await page.getByText(tr(lang, 'auth.other-methods')).click()
 }
 
 export async function signIn(page: Page, lang: Lang, email: string, password: string) {

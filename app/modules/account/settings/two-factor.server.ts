@@ -4,6 +4,7 @@ import { redirectWithSuccess } from 'remix-toast'
 import { encode } from 'uqr'
 import { servicesContext } from '#app/context.server'
 import { getInstance } from '#app/i18n/i18next.server'
+import { refusalStatus } from '#app/utils/refusal.server'
 import { TOTP_CONFIRM_INTENT, TOTP_DISABLE_INTENT, TotpConfirmSchema, TotpPasswordSchema, type TotpSetup } from './two-factor'
 
 /** Longer than any otpauth URI the platforms make (issuer, address, 32-character key). */
@@ -59,12 +60,12 @@ export async function changeTwoFactor(
 		const submission = parseWithZod(formData, { schema: TotpConfirmSchema })
 		const setup = setupOf(String(formData.get('uri') ?? ''), String(formData.get('secret') ?? ''), formData.getAll('recoveryCodes').map(String))
 		if (!setup) throw data(null, { status: 400 })
-		if (submission.status !== 'success') return data({ intent, result: submission.reply(), setup }, { status: 400 })
+		if (submission.status !== 'success') return data({ intent, result: submission.reply(), setup }, { status: refusalStatus(request, 400) })
 		const result = await accounts.confirmTotpEnrollment(request, submission.value)
 		if (!result.ok) {
 			return data(
 				{ intent, result: submission.reply({ formErrors: [result.error.code], hideFields: ['code'] }), setup },
-				{ status: result.error.status, headers: result.headers },
+				{ status: refusalStatus(request, result.error.status), headers: result.headers },
 			)
 		}
 		return redirectWithSuccess(here, t('settings.totp-enabled'), { headers: result.headers })
@@ -72,14 +73,14 @@ export async function changeTwoFactor(
 
 	const submission = parseWithZod(formData, { schema: TotpPasswordSchema })
 	if (submission.status !== 'success') {
-		return data({ intent, result: submission.reply({ hideFields: ['password'] }), setup: null }, { status: 400 })
+		return data({ intent, result: submission.reply({ hideFields: ['password'] }), setup: null }, { status: refusalStatus(request, 400) })
 	}
 	if (intent === TOTP_DISABLE_INTENT) {
 		const result = await accounts.disableTotp(request, submission.value)
 		if (!result.ok) {
 			return data(
 				{ intent, result: submission.reply({ ...rejection(result.error.code), hideFields: ['password'] }), setup: null },
-				{ status: result.error.status, headers: result.headers },
+				{ status: refusalStatus(request, result.error.status), headers: result.headers },
 			)
 		}
 		return redirectWithSuccess(here, t('settings.totp-disabled'), { headers: result.headers })
@@ -88,7 +89,7 @@ export async function changeTwoFactor(
 	if (!result.ok) {
 		return data(
 			{ intent, result: submission.reply({ ...rejection(result.error.code), hideFields: ['password'] }), setup: null },
-			{ status: result.error.status, headers: result.headers },
+			{ status: refusalStatus(request, result.error.status), headers: result.headers },
 		)
 	}
 	const setup = setupOf(result.data.uri, result.data.secret, result.data.recoveryCodes)

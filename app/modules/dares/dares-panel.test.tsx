@@ -1,0 +1,208 @@
+// @vitest-environment happy-dom
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
+import { createRoutesStub } from 'react-router'
+import { afterEach, beforeEach, expect, test } from 'vitest'
+import { AuthDialogProvider } from '#app/modules/account/auth-dialog'
+import { GatedActionProvider, type Readiness } from '#app/modules/account/gated-action'
+import { testI18n, Translated } from '#tests/support/components'
+import type { DareActionResult } from './actions.server'
+import { DaresPanel, type DareAnswer } from './dares-panel'
+import type { DareView } from './service.server'
+
+/**
+ * The dares panel's phone-first parts with the page's script (docs/product.md
+ * §15.9): the vote bar, for whom and through which path its votes go; a
+ * quick boost sent as the boost button sends it (the gate, the fetcher with
+ * `respond=data`, a fresh key suffix, the answer handed to the page); and
+ * what a settled dare says about its coins. React Router's test stub stands
+ * in for the session route's action.
+ */
+
+const i18n = await testI18n('en')
+// The sign-in dialog's content is loaded when it first opens: loaded here, so a busy test run does not wait on it.
+await import('#app/modules/account/auth-dialog-content')
+const t = (key: string, options?: Record<string, unknown>) => i18n.t(key, options)
+const NOW = Date.now()
+
+beforeEach(() => {
+	// happy-dom's dialog has no top layer; what the gate needs is open/close.
+	HTMLDialogElement.prototype.showModal ??= function (this: HTMLDialogElement) {
+		this.open = true
+	}
+})
+afterEach(cleanup)
+
+function dare(id: string, status: DareView['status'], overrides: Partial<DareView> = {}): DareView {
+	return {
+		id,
+		description: `Dare ${id}: ${status}`,
+		reward: 0,
+		status,
+		pot: 300,
+		authorId: 'author',
+		authorName: 'lucia',
+		boosters: 2,
+		yesVotes: 1,
+		noVotes: 1,
+		votingEndsAt: status === 'voting' ? new Date(NOW + 90_000).toISOString() : null,
+		createdAt: new Date(NOW - 600_000).toISOString(),
+		myBoost: 0,
+		myVote: null,
+		...overrides,
+	}
+}
+
+const DARES = [
+	dare('d1', 'voting'),
+	dare('d2', 'open'),
+	dare('d3', 'completed'),
+	dare('d4', 'failed'),
+	dare('d5', 'rejected'),
+	dare('d6', 'expired'),
+	dare('d7', 'expired', { pot: 0 }),
+]
+
+function renderPanel({ readiness = 'ready', isCreator = false }: { readiness?: Readiness; isCreator?: boolean } = {}) {
+	const sent: FormData[] = []
+	const answers: DareAnswer[] = []
+	const onAnswer = (answer: DareAnswer) => answers.push(answer)
+	const Stub = createRoutesStub([
+		{
+			path: '/en/twitch/mia',
+			Component: () => (
+				<AuthDialogProvider lang="en">
+					<GatedActionProvider readiness={readiness}>
+						<DaresPanel
+							session={{ id: 's1', status: 'active', minBoost: 200, maxDaresPerUser: 5, maxFreeDaresPerUser: 1 }}
+							dares={DARES}
+							lang="en"
+							isCreator={isCreator}
+							signedIn={readiness !== 'sign-in'}
+							viewerId={readiness === 'sign-in' ? null : isCreator ? 'creator' : 'viewer'}
+							formKey="fk-0001"
+							onAnswer={onAnswer}
+						/>
+					</GatedActionProvider>
+				</AuthDialogProvider>
+			),
+			action: async ({ request }) => {
+				sent.push(await request.formData())
+				return { ok: true, message: t('dares.boosted'), dare: null, balance: null, xid: null } satisfies DareActionResult
+			},
+		},
+	])
+	render(
+		<Translated i18n={i18n}>
+			<Stub initialEntries={['/en/twitch/mia']} />
+		</Translated>,
+	)
+	return { sent, answers }
+}
+
+const voteBar = () => screen.findByRole('region', { name: t('dares.vote-bar-label') }, { timeout: 5000 })
+const card = (id: string) => document.getElementById(`dare-${id}`)!
+
+test('while a vote runs the bar shows it to a viewer, and to a visitor', async () => {
+	renderPanel()
+	expect(within(await voteBar()).getByRole('link').textContent).toBe('Dare d1: voting')
+	cleanup()
+	renderPanel({ readiness: 'sign-in' })
+	expect(await voteBar()).toBeTruthy()
+})
+
+test('the creator, who cannot vote, gets no bar', async () => {
+	renderPanel({ isCreator: true })
+	await screen.findByRole('heading', { name: t('dares.title') })
+	expect(screen.queryByRole('region', { name: t('dares.vote-bar-label') })).toBeNull()
+	expect(document.querySelector('.vote-bar')).toBeNull()
+})
+
+test('no vote running, no bar', async () => {
+	const Stub = createRoutesStub([
+		{
+			path: '/',
+			Component: () => (
+				<GatedActionProvider readiness="ready">
+					<DaresPanel
+						session={{ id: 's1', status: 'active', minBoost: 200, maxDaresPerUser: 5, maxFreeDaresPerUser: 1 }}
+						dares={DARES.filter((d) => d.status !== 'voting')}
+						lang="en"
+						isCreator={false}
+						signedIn
+						viewerId="viewer"
+						formKey="fk-0001"
+					/>
+				</GatedActionProvider>
+			),
+		},
+	])
+	render(
+		<Translated i18n={i18n}>
+			<Stub />
+		</Translated>,
+	)
+	await screen.findByRole('heading', { name: t('dares.title') })
+	expect(document.querySelector('.vote-bar')).toBeNull()
+})
+
+test('a visitor’s vote in the bar asks them to sign in first, and sends nothing', async () => {
+	const { sent } = renderPanel({ readiness: 'sign-in' })
+	fireEvent.click(within(await voteBar()).getByRole('button', { name: t('dares.vote-yes') }))
+	expect(await screen.findByRole('dialog', undefined, { timeout: 5000 })).toBeTruthy()
+	await new Promise((resolve) => setTimeout(resolve, 50))
+	expect(sent).toHaveLength(0)
+})
+
+test('a viewer’s vote in the bar goes as the card’s does: answered with data, handed to the page', async () => {
+	const { sent, answers } = renderPanel()
+	fireEvent.click(within(await voteBar()).getByRole('button', { name: t('dares.vote-no') }))
+	await waitFor(() => expect(answers).toHaveLength(1))
+	expect(Object.fromEntries(sent[0]!)).toEqual({ sessionId: 's1', dareId: 'd1', intent: 'vote', vote: 'no', respond: 'data' })
+	expect(answers[0]!.result).toEqual({ ok: true, message: t('dares.boosted'), dare: null, balance: null, xid: null })
+})
+
+test('a quick boost is sent as the boost button’s: the gate, respond=data, its key with a suffix of this sending', async () => {
+	const { sent, answers } = renderPanel()
+	const chips = within(card('d2')).getByRole('group', { name: t('dares.quick-boost') })
+	expect(within(chips).getAllByRole('button').map((chip) => chip.textContent)).toEqual(['+10', '+50', '+100', '+200'])
+	fireEvent.click(within(chips).getByRole('button', { name: t('dares.quick-boost-amount', { coins: '50' }) }))
+	await waitFor(() => expect(answers).toHaveLength(1))
+	const form = Object.fromEntries(sent[0]!)
+	expect(form).toMatchObject({ sessionId: 's1', dareId: 'd2', intent: 'boost', amount: '50', respond: 'data' })
+	expect(form.key).toMatch(/^boost:fk-0001:d2:quick:[0-9a-f-]{36}$/)
+	// The next tap is a boost of its own.
+	fireEvent.click(within(chips).getByRole('button', { name: t('dares.quick-boost-amount', { coins: '50' }) }))
+	await waitFor(() => expect(answers).toHaveLength(2))
+	expect(sent[1]!.get('key')).not.toBe(form.key)
+})
+
+test('a visitor’s quick boost asks them to sign in first', async () => {
+	const { sent } = renderPanel({ readiness: 'sign-in' })
+	fireEvent.click(within(card('d2')).getByRole('button', { name: t('dares.quick-boost-amount', { coins: '10' }) }))
+	expect(await screen.findByRole('dialog', undefined, { timeout: 5000 })).toBeTruthy()
+	expect(sent).toHaveLength(0)
+})
+
+test('the amount field stays for any other amount, beside the chips', async () => {
+	renderPanel()
+	await voteBar()
+	const boost = within(card('d2'))
+	expect(boost.getByRole('textbox', { name: t('dares.boost-amount') })).toBeTruthy()
+	expect(boost.getByRole('button', { name: t('dares.boost') })).toBeTruthy()
+	// Only running dares take boosts.
+	expect(within(card('d3')).queryByRole('group', { name: t('dares.quick-boost') })).toBeNull()
+})
+
+test('a settled dare says where its coins went: paid out when done, refunded when not', async () => {
+	renderPanel()
+	await voteBar()
+	const pot = (id: string) => card(id).querySelector('.dare__pot')!
+	expect(pot('d2').textContent).toBe(`${t('dares.pot-label', { coins: '300' })}◎ 300`)
+	expect(pot('d3').textContent).toBe(`${t('dares.paid-out-label', { coins: '300' })}◎ 300 ${t('dares.paid-out')}`)
+	for (const id of ['d4', 'd5', 'd6']) {
+		expect(pot(id).textContent).toBe(`${t('dares.refunded-label', { coins: '300' })}${t('dares.refunded')}`)
+		expect(pot(id).textContent).not.toContain('◎')
+	}
+	// Nothing was in it, nothing went back.
+	expect(pot('d7').textContent).toBe(`${t('dares.pot-label', { coins: '0' })}◎ 0`)
+})

@@ -1,0 +1,20 @@
+import type { Route } from './+types/operator'
+import type { Locale } from '#app/i18n/locales'
+import { OperatorConsole } from '#app/modules/moderation/operator-page'
+import { decide, loadOperatorConsole } from '#app/modules/moderation/operator.server'
+import moderationStylesHref from '#app/styles/moderation.css?url'
+
+export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: moderationStylesHref }]
+
+/** /{lang}/operator: the operators' console; a 404 for everyone else (app/modules/moderation/operator.server.ts). */
+export function loader({ request, context }: Route.LoaderArgs) {
+	return loadOperatorConsole(request, context)
+}
+
+export function action({ request, context, params }: Route.ActionArgs) {
+	return decide(request, context, params.lang as Locale)
+}
+
+export default function OperatorRoute({ loaderData, actionData, params }: Route.ComponentProps) {
+	return <OperatorConsole queue={loaderData.queue} appeals={loaderData.appeals} lang={params.lang as Locale} failed={actionData ?? null} />
+}
