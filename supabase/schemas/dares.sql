@@ -33,7 +33,23 @@ create table ledger.settings (
   id boolean primary key default true constraint settings_one_row check (id),
   -- Basis points of a completed dare's pot kept by the platform (100 = 1 %).
   fee_basis_points integer not null default 0
-    constraint settings_fee_valid check (fee_basis_points between 0 and 10000)
+    constraint settings_fee_valid check (fee_basis_points between 0 and 10000),
+  -- Payouts (docs/product.md §14; ledger.set_payout_settings in supabase/schemas/payouts.sql):
+  -- days a creator's earnings are pending, the smallest payout, the payout
+  -- above which an operator reviews it, the money a coin is worth (minor
+  -- units of the currency, four decimals) and the platform's fee on a payout.
+  payout_hold_days integer not null default 14
+    constraint settings_payout_hold_valid check (payout_hold_days between 0 and 365),
+  payout_min_coins bigint not null default 2000
+    constraint settings_payout_min_valid check (payout_min_coins between 1 and 1000000000),
+  payout_review_coins bigint not null default 20000
+    constraint settings_payout_review_valid check (payout_review_coins between 0 and 1000000000),
+  payout_cents_per_coin numeric(10, 4) not null default 0.7
+    constraint settings_payout_rate_valid check (payout_cents_per_coin > 0 and payout_cents_per_coin <= 1000),
+  payout_fee_basis_points integer not null default 0
+    constraint settings_payout_fee_valid check (payout_fee_basis_points between 0 and 10000),
+  payout_currency text not null default 'EUR'
+    constraint settings_payout_currency_format check (payout_currency ~ '^[A-Z]{3}$')
 );
 revoke all on table ledger.settings from public, anon, authenticated, service_role;
 

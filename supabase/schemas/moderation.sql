@@ -789,12 +789,14 @@ create table app_private.moderation_decisions (
   action text not null
     constraint moderation_decisions_action_valid check (action in (
       'remove_dare', 'dismiss_report', 'approve_dare', 'suspend_user', 'restrict_payouts', 'reinstate_user',
-      'appeal_upheld', 'appeal_granted'
+      'appeal_upheld', 'appeal_granted', 'approve_payout', 'reject_payout'
     )),
   report_id uuid,
   dare_id uuid,
   dare_description text,
   subject_id uuid,
+  -- The payout an approve_payout or reject_payout decided (ledger.payouts).
+  payout_id uuid,
   ground text not null
     constraint moderation_decisions_ground_valid
     check (ground in ('hate', 'harassment', 'sexual', 'violence', 'illegal', 'spam', 'other', 'none')),
@@ -933,7 +935,10 @@ grant execute on function public.moderation_appeals_open() to authenticated;
 --  reinstate_user   (the same): both lifted, when the time set for them ends;
 --  appeal_upheld, appeal_granted (an appealed decision): the appeal decided;
 --                   granted lifts a suspension or payout restriction (a
---                   removed dare stays removed: its coins went back).
+--                   removed dare stays removed: its coins went back);
+--  approve_payout   (a payout waiting for review, ledger.payouts): sent;
+--  reject_payout    (the same): not sent, its coins back in the wallet
+--                   (docs/product.md §14.4).
 -- Returns the decision with what the app needs to send the statement of
 -- reasons: the user it affects, their e-mail address and language.
 create function public.moderate(p_action text, p_target uuid, p_ground text, p_explanation text)
@@ -950,12 +955,13 @@ declare
   dare public.dares;
   decision app_private.moderation_decisions;
   appealed app_private.moderation_decisions;
+  payout record;
   subject uuid;
   automated boolean := false;
 begin
   if p_action is null or p_action not in (
     'remove_dare', 'dismiss_report', 'approve_dare', 'suspend_user', 'restrict_payouts', 'reinstate_user',
-    'appeal_upheld', 'appeal_granted'
+    'appeal_upheld', 'appeal_granted', 'approve_payout', 'reject_payout'
   ) then
     raise exception using message = 'error-invalid-decision', errcode = 'P0001';
   end if;
@@ -966,7 +972,23 @@ begin
     raise exception using message = 'error-decision-explanation-required', errcode = 'P0001';
   end if;
 
-  if p_action in ('appeal_upheld', 'appeal_granted') then
+  if p_action in ('approve_payout', 'reject_payout') then
+    select * into payout from ledger.payouts p where p.id = p_target for update;
+    if not found then
+      raise exception using message = 'error-payout-not-found', errcode = 'P0001';
+    end if;
+    if payout.status <> 'review' then
+      raise exception using message = 'error-payout-decided', errcode = 'P0001';
+    end if;
+    if p_action = 'approve_payout' then
+      update ledger.payouts set status = 'approved', decided_at = now() where id = payout.id;
+    else
+      perform ledger.return_payout(payout.id, 'rejected', explanation);
+    end if;
+    insert into app_private.moderation_decisions (action, subject_id, payout_id, ground, explanation, decided_by)
+    values (p_action, payout.user_id, payout.id, p_ground, explanation, operator)
+    returning * into decision;
+  elsif p_action in ('appeal_upheld', 'appeal_granted') then
     select * into appealed from app_private.moderation_decisions m where m.id = p_target for update;
     if not found or not exists (select 1 from app_private.moderation_appeals a where a.decision_id = p_target) then
       raise exception using message = 'error-appeal-not-found', errcode = 'P0001';

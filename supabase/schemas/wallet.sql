@@ -75,7 +75,7 @@ alter default privileges in schema ledger revoke execute on functions from publi
 create table ledger.accounts (
   id bigint generated always as identity primary key,
   kind text not null
-    constraint accounts_kind_valid check (kind in ('wallet', 'pot', 'platform_fee', 'forfeit', 'world')),
+    constraint accounts_kind_valid check (kind in ('wallet', 'pot', 'platform_fee', 'forfeit', 'world', 'payouts')),
   -- The wallet's owner. No foreign key on purpose: the ledger keeps its rows
   -- when the account is deleted (docs/product.md §10.10).
   user_id uuid,
@@ -91,12 +91,12 @@ create table ledger.accounts (
 create unique index accounts_one_per_wallet on ledger.accounts (user_id) where kind = 'wallet';
 create unique index accounts_one_per_pot on ledger.accounts (dare_id) where kind = 'pot';
 create unique index accounts_one_per_system_kind on ledger.accounts (kind)
-  where kind in ('platform_fee', 'forfeit', 'world');
+  where kind in ('platform_fee', 'forfeit', 'world', 'payouts');
 
 -- Defence in depth: even a grant added by mistake would show no row.
 alter table ledger.accounts enable row level security;
 
-insert into ledger.accounts (kind) values ('world'), ('platform_fee'), ('forfeit');
+insert into ledger.accounts (kind) values ('world'), ('platform_fee'), ('forfeit'), ('payouts');
 
 -- ---------------------------------------------------------------------------
 -- Transfers
@@ -116,8 +116,15 @@ create table ledger.transfers (
       'forfeit',         -- wallet -> forfeit, account deletion
       'boost',           -- wallet -> pot
       'refund',          -- pot -> wallet
-      'payout',          -- pot -> creator's wallet
-      'fee'              -- pot -> platform_fee
+      'payout',          -- pot -> creator's wallet (a creator's earnings, docs/product.md §14)
+      'fee',             -- pot -> platform_fee
+      'payout_request',  -- wallet -> payouts, a creator asks for their earnings (supabase/schemas/payouts.sql)
+      'payout_return',   -- payouts -> wallet, a payout failed or was rejected
+      'payout_paid',     -- payouts -> world, the money left through the payment provider
+      'payout_fee',      -- payouts -> platform_fee, the platform's fee on a paid payout
+      'clawback',        -- wallet -> world, a disputed purchase's coins taken back
+      'clawback_return', -- world -> wallet, a dispute the platform won: what was taken back returns
+      'debt_settlement'  -- wallet -> world, a later purchase pays what a dispute could not take
     )),
   -- What the transfer was for (a purchase id, a dare id, ...).
   reference text
@@ -291,7 +298,7 @@ language sql
 stable
 set search_path = ''
 as $$
-  select id from ledger.accounts where kind = p_kind and kind in ('platform_fee', 'forfeit', 'world');
+  select id from ledger.accounts where kind = p_kind and kind in ('platform_fee', 'forfeit', 'world', 'payouts');
 $$;
 
 -- The wallet's account, created on first use (wallets that existed before
@@ -393,6 +400,11 @@ begin
   order by w.id
   for update;
 
+  -- A buyer whose purchase is disputed may not spend (docs/product.md §14.6).
+  if from_kind = 'wallet' and p_kind in ('boost', 'payout_request') and ledger.spending_restricted(from_user) then
+    raise exception using message = 'error-spending-restricted', errcode = 'P0001';
+  end if;
+
   if from_kind = 'wallet' then
     update public.wallets set balance = balance - p_amount
     where id = from_user and balance >= p_amount;
@@ -454,6 +466,9 @@ create table ledger.purchases (
     constraint purchases_provider_valid check (provider in ('test', 'stripe')),
   checkout_session_id text
     constraint purchases_checkout_session_id_format check (checkout_session_id ~ '^[!-~]{1,255}$'),
+  -- The payment behind a completed Stripe purchase: a dispute names it (docs/product.md §14.6).
+  payment_intent_id text
+    constraint purchases_payment_intent_id_format check (payment_intent_id ~ '^[!-~]{1,255}$'),
   status text not null default 'pending'
     constraint purchases_status_valid check (status in ('pending', 'completed')),
   transfer_id bigint references ledger.transfers (id),
@@ -464,6 +479,7 @@ create table ledger.purchases (
 );
 create unique index purchases_user_key on ledger.purchases (user_id, idempotency_key);
 create unique index purchases_checkout_session on ledger.purchases (checkout_session_id);
+create index purchases_payment_intent on ledger.purchases (payment_intent_id) where payment_intent_id is not null;
 create index purchases_user_latest_idx on ledger.purchases (user_id, created_at desc);
 alter table ledger.purchases enable row level security;
 
@@ -573,15 +589,18 @@ begin
 
   update ledger.purchases set status = 'completed', transfer_id = moved, completed_at = now()
   where id = purchase.id;
+  -- What a dispute could not take back is paid first (docs/product.md §14.6).
+  perform ledger.settle_debts(purchase.user_id, purchase.id);
 
   return query select purchase.id, purchase.user_id, purchase.coins, true, false,
     (select w.balance from public.wallets w where w.id = purchase.user_id);
 end;
 $$;
 
--- The Stripe webhook's entry: credits the purchase of a checkout session.
--- No purchase for an unknown session (the webhook logs and acknowledges it).
-create function ledger.complete_checkout_session(p_session_id text)
+-- The Stripe webhook's entry: credits the purchase of a checkout session,
+-- and records the payment a later dispute will name. No purchase for an
+-- unknown session (the webhook logs and acknowledges it).
+create function ledger.complete_checkout_session(p_session_id text, p_payment_intent text default null)
 returns table (purchase_id uuid, user_id uuid, coins bigint, credited boolean, user_deleted boolean, balance bigint)
 language plpgsql
 set search_path = ''
@@ -592,6 +611,10 @@ begin
   select p.id into found_id from ledger.purchases p where p.checkout_session_id = p_session_id;
   if found_id is null then
     return;
+  end if;
+  if p_payment_intent is not null then
+    update ledger.purchases set payment_intent_id = p_payment_intent
+    where id = found_id and payment_intent_id is null;
   end if;
   return query select * from ledger.complete_purchase(found_id);
 end;
@@ -756,44 +779,8 @@ $$;
 revoke all on function public.purchase_history(integer) from public, anon, authenticated;
 grant execute on function public.purchase_history(integer) to authenticated, service_role;
 
--- ---------------------------------------------------------------------------
--- The invariant, for tests and for `npm run ledger:check`
--- ---------------------------------------------------------------------------
-
--- One row per problem; none when the books are right: every account's
--- running balance equals its transfers in minus out, every wallet's cached
--- balance equals its account's, no balance but the world's is negative, and
--- all accounts together hold zero.
-create function ledger.check()
-returns table (account_id bigint, kind text, owner uuid, problem text, expected bigint, actual bigint)
-language sql
-stable
-set search_path = ''
-as $$
-  with sums as (
-    select a.id, a.kind, coalesce(a.user_id, a.dare_id) as owner, a.balance,
-      coalesce((select sum(t.amount) from ledger.transfers t where t.to_account = a.id), 0)
-      - coalesce((select sum(t.amount) from ledger.transfers t where t.from_account = a.id), 0) as from_transfers
-    from ledger.accounts a
-  )
-  select s.id, s.kind, s.owner, 'balance differs from transfers', s.from_transfers::bigint, s.balance
-  from sums s where s.balance <> s.from_transfers
-  union all
-  select a.id, a.kind, a.user_id, 'wallet cache differs from ledger', a.balance, coalesce(w.balance, 0)
-  from ledger.accounts a left join public.wallets w on w.id = a.user_id
-  where a.kind = 'wallet' and a.balance <> coalesce(w.balance, 0)
-  union all
-  select null::bigint, 'wallet', w.id, 'wallet without ledger account', 0::bigint, w.balance
-  from public.wallets w
-  where w.balance <> 0
-    and not exists (select 1 from ledger.accounts a where a.kind = 'wallet' and a.user_id = w.id)
-  union all
-  select a.id, a.kind, coalesce(a.user_id, a.dare_id), 'negative balance', 0::bigint, a.balance
-  from ledger.accounts a where a.kind <> 'world' and a.balance < 0
-  union all
-  select null::bigint, 'all', null::uuid, 'accounts do not sum to zero', 0::bigint, sum(a.balance)::bigint
-  from ledger.accounts a having sum(a.balance) <> 0;
-$$;
+-- The invariant (ledger.check) is at the end of supabase/schemas/payouts.sql:
+-- it covers the payouts account as well.
 
 -- ---------------------------------------------------------------------------
 -- Privileges

@@ -2,9 +2,8 @@ import { randomUUID } from 'node:crypto'
 import { expect, test } from 'vitest'
 import { asUser } from '#app/db/as-user.server'
 import type { Database, Queryable } from '#app/db/database.server'
-import { toAppError } from '#app/db/database.server'
 import { publishDocumentVersions } from '#app/db/published-documents.server'
-import { claimsFor, describeEachDatabase, rejectionOf } from '#tests/support/databases'
+import { claimsFor, describeEachDatabase, errorOf } from '#tests/support/databases'
 import { liveSession, participant } from '#tests/support/dares'
 import { ledgerProblems } from '#tests/support/wallet'
 
@@ -14,10 +13,6 @@ import { ledgerProblems } from '#tests/support/wallet'
  */
 
 const as = <T>(db: Database, userId: string | null, fn: (tx: Queryable) => Promise<T>) => asUser(db, userId ? claimsFor(userId) : null, fn)
-const errorOf = async (promise: Promise<unknown>) => {
-	const error = await rejectionOf(promise)
-	return toAppError(error)?.code ?? (error as { code?: string }).code
-}
 
 describeEachDatabase('the creator on stream', (getDb) => {
 	async function votingDare(db: Database) {

@@ -6,7 +6,7 @@ import type { Database, Queryable } from '#app/db/database.server'
 import { toAppError } from '#app/db/database.server'
 import { publishDocumentVersions } from '#app/db/published-documents.server'
 import { startDareSweeper } from '#app/modules/dares/sweeper.server'
-import { claimsFor, createAuthUser, describeEachDatabase, openConnection, rejectionOf } from '#tests/support/databases'
+import { claimsFor, createAuthUser, describeEachDatabase, errorOf, openConnection, rejectionOf } from '#tests/support/databases'
 import { liveSession, participant, type Session } from '#tests/support/dares'
 import { fundWallet, ledgerProblems } from '#tests/support/wallet'
 import { DARE_LIMITS } from '#app/modules/dares/limits'
@@ -57,9 +57,6 @@ async function statusOf(db: Queryable, dareId: string): Promise<string> {
 	return (await db.query<{ status: string }>('select status from public.dares where id = $1', [dareId])).rows[0]!.status
 }
 
-async function errorOf(promise: Promise<unknown>): Promise<string | undefined> {
-	return toAppError(await rejectionOf(promise))?.code
-}
 
 /** The creator accepts the dare and starts its vote. */
 async function startVote(db: Database, session: Session, dareId: string) {

@@ -2,10 +2,9 @@ import { randomUUID } from 'node:crypto'
 import { expect, test } from 'vitest'
 import { asUser } from '#app/db/as-user.server'
 import type { Database, Queryable } from '#app/db/database.server'
-import { toAppError } from '#app/db/database.server'
 import { publishDocumentVersions } from '#app/db/published-documents.server'
 import { syncFilterTerms } from '#app/modules/moderation/filter.server'
-import { claimsFor, describeEachDatabase, rejectionOf } from '#tests/support/databases'
+import { claimsFor, describeEachDatabase, errorOf } from '#tests/support/databases'
 import { liveSession, participant, type Session } from '#tests/support/dares'
 import { abusive, harmless } from '#tests/support/moderation-corpus'
 import { ledgerProblems } from '#tests/support/wallet'
@@ -26,10 +25,6 @@ function as<T>(db: Database, userId: string | null, fn: (tx: Queryable) => Promi
 	return asUser(db, userId ? claimsFor(userId) : null, fn)
 }
 
-async function errorOf(promise: Promise<unknown>): Promise<string | undefined> {
-	const error = await rejectionOf(promise)
-	return toAppError(error)?.code ?? (error as { code?: string }).code
-}
 
 async function dare(db: Database, author: string, sessionId: string, description = 'Sing the chorus backwards', reward = 0) {
 	return as(db, author, async (tx) => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
 import { afterAll, afterEach, beforeAll, beforeEach, describe } from 'vitest'
-import { createDatabase, createPGliteDatabase, type Database, type Queryable } from '#app/db/database.server'
+import { createDatabase, createPGliteDatabase, toAppError, type Database, type Queryable } from '#app/db/database.server'
 import type { JwtClaims } from '#app/db/as-user.server'
 import { migrate } from '#app/db/migrate.server'
 
@@ -229,6 +229,12 @@ export async function rejectionOf(promise: Promise<unknown>): Promise<Error & { 
 		throw new Error(`rejected with a non-Error: ${String(error)}`)
 	}
 	throw new Error('expected a rejection, but it resolved')
+}
+
+/** The `error-...` code of a refused call (or Postgres's SQLSTATE, such as 42501 for a missing privilege). */
+export async function errorOf(promise: Promise<unknown>): Promise<string | undefined> {
+	const error = await rejectionOf(promise)
+	return toAppError(error)?.code ?? error.code
 }
 
 /**
