@@ -1,5 +1,5 @@
 /**
- * npm run chaos:money -- --ops N --connections C [--users U] [--pots P] [--max-seconds S] [--fee-percent F] [--keep]
+ * npm run chaos:money -- --ops N --connections C [--users U] [--pots P] [--max-seconds S] [--fee-percent F] [--payouts] [--keep]
  *
  * Hammers the ledger on a Postgres server with random money operations from
  * C connections at once. Two kinds are mixed:
@@ -12,7 +12,13 @@
  *    and paid), boost_dare, accept_dare, reject_dare, start_voting,
  *    vote_for_dare, votes ended and resolved by the sweeper's call
  *    (ledger.resolve_due_dares, also from two connections at once), sessions
- *    stopped (expiry refunds) and creators and boosters deleted mid-dare.
+ *    stopped (expiry refunds) and creators and boosters deleted mid-dare;
+ *  - with --payouts, creators getting paid (docs/product.md §14): payout
+ *    requests as the creator (public.request_payout, replayed too), an
+ *    operator's approvals and rejections (public.moderate), the provider's
+ *    steps (sent, paid, failed, as the webhook and the sender call them),
+ *    purchases paid through Stripe and their disputes opened and closed (won
+ *    or lost), claw-backs and the debts later purchases settle.
  *
  * --fee-percent sets the platform's fee on payouts (default 0, as
  * PLATFORM_FEE_PERCENT): each payout then also moves a fee to the fee account.
@@ -23,7 +29,8 @@
  * (drift 0), no balance is negative, every settled dare's pot is empty, the
  * coins that left each dare (refunds, forfeits, payout, fee) equal its boosts,
  * each booster got back exactly what they put into a refunded dare, and no
- * dare was paid twice. The script exits 1 otherwise, or on any error that is
+ * dare was paid twice; with --payouts, no payout left or came back twice
+ * and every finished one moved its coins exactly once. The script exits 1 otherwise, or on any error that is
  * not an expected refusal (an `error-...` of the rules).
  *
  * DATABASE_URL names the server (a role that may create databases): the run
@@ -49,6 +56,9 @@ const { values } = parseArgs({
 		// The platform's fee on payouts (PLATFORM_FEE_PERCENT), in percent: a
 		// fee adds a second transfer, to a shared system account, to every payout.
 		'fee-percent': { type: 'string', default: '0' },
+		// Mix payouts and disputes in (--payouts-share of the operations, default 0.25).
+		payouts: { type: 'boolean', default: false },
+		'payouts-share': { type: 'string', default: '0.25' },
 	},
 })
 const OPS = Number(values.ops)
@@ -59,6 +69,7 @@ const MAX_SECONDS = Number(values['max-seconds'])
 const DARES_SHARE = Number(values['dares-share'])
 const CREATORS = Number(values.creators)
 const FEE_BASIS_POINTS = Math.round(Number(values['fee-percent']) * 100)
+const PAYOUTS_SHARE = values.payouts ? Number(values['payouts-share']) : 0
 
 const adminUrl = process.env.DATABASE_URL
 if (!adminUrl) {
@@ -78,7 +89,8 @@ type DareOp =
 	| 'stop_session'
 	| 'delete_creator'
 	| 'replay_dare_call'
-type Op = LedgerOp | DareOp
+type PayoutOp = 'request_payout' | 'replay_payout' | 'decide_payout' | 'send_payout' | 'stripe_purchase' | 'open_dispute' | 'close_dispute'
+type Op = LedgerOp | DareOp | PayoutOp
 
 /** The dares' world as the workers see it (JavaScript is single-threaded: no lock needed). */
 interface Creator {
@@ -109,6 +121,7 @@ function pick<T>(items: readonly T[]): T {
 }
 
 function chooseOp(): Op {
+	if (Math.random() < PAYOUTS_SHARE) return choosePayoutOp()
 	if (Math.random() < DARES_SHARE) return chooseDareOp()
 	const r = Math.random()
 	if (r < 0.3) return 'purchase'
@@ -131,6 +144,23 @@ function chooseDareOp(): DareOp {
 	if (r < 0.995) return 'stop_session'
 	return 'delete_creator'
 }
+
+function choosePayoutOp(): PayoutOp {
+	const r = Math.random()
+	if (r < 0.3) return 'request_payout'
+	if (r < 0.38) return 'replay_payout'
+	if (r < 0.53) return 'decide_payout'
+	if (r < 0.73) return 'send_payout'
+	if (r < 0.86) return 'stripe_purchase'
+	if (r < 0.94) return 'open_dispute'
+	return 'close_dispute'
+}
+
+/** Payments that went through "Stripe" (a payment intent each) and disputes opened on them, to dispute and close. */
+const paymentIntents: string[] = []
+const openDisputes: string[] = []
+const payoutCalls: Array<{ user: string; params: unknown[] }> = []
+let operatorId = ''
 
 /** Recent dares are the busy ones: operations aim at the last 200 (hot rows on purpose). */
 function pickDare(): Dare | undefined {
@@ -158,8 +188,15 @@ async function main(): Promise<void> {
 		await db.query(`insert into public.published_documents (kind, version) values ('terms_of_service', 'chaos') on conflict do nothing`)
 		for (let i = 0; i < USERS; i++) users.push(await newUser(db))
 		for (let i = 0; i < CREATORS; i++) creators.push(await newCreator(db))
+		if (PAYOUTS_SHARE > 0) {
+			// No hold, a low minimum and review threshold: requests, reviews and refusals all happen often.
+			await db.query(`select ledger.set_payout_settings(0, 100, 1500, 0.7, $1, 'EUR')`, [FEE_BASIS_POINTS])
+			for (const id of [...users, ...creators.map((c) => c.id)]) await payoutAccount(db, id)
+			operatorId = await newUser(db)
+			await db.query('insert into app_private.operators (user_id) values ($1)', [operatorId])
+		}
 		console.log(
-			`chaos:money: ${OPS} operations (${Math.round(DARES_SHARE * 100)} % dares, fee ${FEE_BASIS_POINTS / 100} %), ${CONNECTIONS} connections, ${USERS} users, ${CREATORS} creators, ${POTS} raw pots, database ${name}`,
+			`chaos:money: ${OPS} operations (${Math.round(PAYOUTS_SHARE * 100)} % payouts, then ${Math.round(DARES_SHARE * 100)} % dares, fee ${FEE_BASIS_POINTS / 100} %), ${CONNECTIONS} connections, ${USERS} users, ${CREATORS} creators, ${POTS} raw pots, database ${name}`,
 		)
 
 		let next = 0
@@ -205,6 +242,7 @@ async function main(): Promise<void> {
 			await settler.end()
 		}
 		const dareProblems = await checkDares(db)
+		if (PAYOUTS_SHARE > 0) dareProblems.problems.push(...(await checkPayouts(db)))
 
 		const problems = await db.query('select * from ledger.check()')
 		const negatives = await db.query<{ n: number }>(
@@ -238,6 +276,48 @@ async function main(): Promise<void> {
 }
 
 type Db = { query: (sql: string, params?: unknown[]) => Promise<{ rows: unknown[] }> }
+
+async function payoutAccount(db: Db, user: string): Promise<void> {
+	await db.query(`select ledger.save_payout_account($1, 'test', $2, 'DE', 'ready', '{}', null)`, [user, `test_${user}`])
+}
+
+/**
+ * The payouts' books, one line per problem: each payout moved its coins out
+ * of the wallet once; a paid one left once (less its fee) and came back
+ * never; a failed or rejected one came back once and never left; one under
+ * way did neither; no dispute took back more than it was worth.
+ */
+async function checkPayouts(db: Db): Promise<string[]> {
+	const { rows } = (await db.query(
+		`select p.id, p.status, p.coins, p.fee_coins,
+		   (select coalesce(sum(t.amount), 0) from ledger.transfers t where t.reference = p.id::text and t.kind = 'payout_request') as requested,
+		   (select coalesce(sum(t.amount), 0) from ledger.transfers t where t.reference = p.id::text and t.kind in ('payout_paid', 'payout_fee')) as left_,
+		   (select coalesce(sum(t.amount), 0) from ledger.transfers t where t.reference = p.id::text and t.kind in ('payout_return', 'forfeit')) as returned
+		 from ledger.payouts p`,
+	)) as { rows: Array<{ id: string; status: string; coins: string; requested: string; left_: string; returned: string }> }
+	const problems: string[] = []
+	const byStatus: Record<string, number> = {}
+	for (const r of rows) {
+		byStatus[r.status] = (byStatus[r.status] ?? 0) + 1
+		const [coins, requested, left, returned] = [r.coins, r.requested, r.left_, r.returned].map(Number) as [number, number, number, number]
+		if (requested !== coins) problems.push(`payout ${r.id}: requested ${requested}, is ${coins}`)
+		const expected = r.status === 'paid' ? [coins, 0] : r.status === 'failed' || r.status === 'rejected' ? [0, coins] : [0, 0]
+		if (left !== expected[0] || returned !== expected[1]) problems.push(`payout ${r.id} (${r.status}): left ${left}, returned ${returned}`)
+	}
+	const disputes = (await db.query(
+		`select d.id, d.coins, d.status,
+		   (select coalesce(sum(t.amount), 0) from ledger.transfers t where t.reference = d.id and t.kind in ('clawback', 'debt_settlement')) as taken,
+		   (select coalesce(sum(t.amount), 0) from ledger.transfers t where t.reference = d.id and t.kind = 'clawback_return') as restored
+		 from ledger.disputes d`,
+	)) as { rows: Array<{ id: string; coins: string; status: string; taken: string; restored: string }> }
+	for (const d of disputes.rows) {
+		byStatus[`dispute ${d.status}`] = (byStatus[`dispute ${d.status}`] ?? 0) + 1
+		if (Number(d.taken) > Number(d.coins)) problems.push(`dispute ${d.id}: took ${d.taken} of ${d.coins}`)
+		if (d.status === 'won' && Number(d.restored) > Number(d.taken)) problems.push(`dispute ${d.id}: restored ${d.restored}, took ${d.taken}`)
+	}
+	console.log(`payouts: ${JSON.stringify(byStatus)}`)
+	return problems
+}
 
 /** The SQL that creates a user who may take part (username, current terms); its wallet comes from the trigger. */
 function newUserSql(id: string): string {
@@ -333,8 +413,9 @@ async function checkDares(db: Db): Promise<{ summary: string; problems: string[]
 }
 
 async function runOp(client: pg.Client, op: Op, users: string[], pots: string[], used: Used[]): Promise<void> {
+	if (PAYOUT_OPS.has(op)) return runPayoutOp(client, op as PayoutOp, users)
 	if (op !== 'purchase' && op !== 'boost' && op !== 'refund' && op !== 'replay' && op !== 'delete') {
-		return runDareOp(client, op, users)
+		return runDareOp(client, op as DareOp, users)
 	}
 	const key = randomUUID()
 	let sql: string
@@ -387,12 +468,94 @@ async function runOp(client: pg.Client, op: Op, users: string[], pots: string[],
 		await client.query('rollback').catch(() => {})
 		const message = error instanceof Error ? error.message : String(error)
 		// Expected refusals: not enough coins in a wallet or a pot; a purchase
-		// or transfer replayed for a wallet deleted in between.
+		// or transfer replayed for a wallet deleted in between; a disputed buyer's spending.
 		if (message === 'error-insufficient-funds') count(`${op}: insufficient funds`)
 		else if (message === 'error-wallet-not-found') count(`${op}: wallet deleted`)
+		// A buyer whose purchase is disputed may not spend (with --payouts).
+		else if (message === 'error-spending-restricted') count(`${op}: spending restricted`)
 		else {
 			count(`unexpected ${op}: ${message}`)
 			if ((counts[`unexpected ${op}: ${message}`] ?? 0) <= 3) console.error(`unexpected ${op}: ${message}\n${sql}`)
+		}
+	}
+}
+
+const PAYOUT_OPS = new Set<Op>(['request_payout', 'replay_payout', 'decide_payout', 'send_payout', 'stripe_purchase', 'open_dispute', 'close_dispute'])
+
+/** Anyone who may have earnings: the users (the raw ledger's 'payout' moves) and the creators (completed dares). */
+const earner = (users: string[]) => (Math.random() < 0.5 ? pick(creators).id : pick(users))
+
+async function runPayoutOp(client: pg.Client, op: PayoutOp, users: string[]): Promise<void> {
+	try {
+		switch (op) {
+			case 'request_payout':
+			case 'replay_payout': {
+				const earlier = op === 'replay_payout' && payoutCalls.length > 0 ? pick(payoutCalls) : null
+				const call = earlier ?? { user: earner(users), params: [100 * (1 + Math.floor(Math.random() * 25)), randomUUID()] }
+				await asUserOn(client, call.user, 'select id from public.request_payout($1, $2)', call.params)
+				if (!earlier && payoutCalls.length < 5000) payoutCalls.push(call)
+				break
+			}
+			case 'decide_payout': {
+				// Sometimes two operators' clicks on the same payout.
+				const { rows } = await client.query<{ id: string }>(`select id from ledger.payouts where status = 'review' order by random() limit 1`)
+				if (!rows[0]) return count(`${op}: none waiting`)
+				const action = Math.random() < 0.75 ? 'approve_payout' : 'reject_payout'
+				await asUserOn(client, operatorId, `select 1 from public.moderate($1, $2, 'other', 'Chaos review')`, [action, rows[0].id])
+				break
+			}
+			case 'send_payout': {
+				const { rows } = await client.query<{ id: string; status: string }>(
+					`select id, status from ledger.payouts where status in ('approved', 'sent') order by random() limit 1`,
+				)
+				const payout = rows[0]
+				if (!payout) return count(`${op}: none to send`)
+				if (payout.status === 'approved' && Math.random() < 0.5) await client.query('select ledger.mark_payout_sent($1, $2)', [payout.id, `tr_${payout.id}`])
+				else if (Math.random() < 0.75) await client.query('select ledger.mark_payout_paid($1)', [payout.id])
+				else await client.query('select * from ledger.mark_payout_failed($1, $2)', [payout.id, 'Chaos: the bank refused'])
+				break
+			}
+			case 'stripe_purchase': {
+				// Checkout with Stripe: the purchase as the buyer, then the webhook's completion with its payment.
+				const user = pick(users)
+				const coins = pick([500, 1100, 2400])
+				const intent = `pi_${randomUUID().replaceAll('-', '')}`
+				// As the shop's server does it: the owner connection with the buyer's claims.
+				const session = `cs_${randomUUID().replaceAll('-', '')}`
+				await client.query('begin')
+				await client.query(`select set_config('request.jwt.claims', $1, true)`, [JSON.stringify({ sub: user, role: 'authenticated' })])
+				const { rows } = await client.query<{ id: string }>(`select id from ledger.create_purchase($1, $2, $3, 'EUR', 'stripe', $4)`, [`coins-${coins}`, coins, coins, randomUUID()])
+				await client.query('select ledger.set_checkout_session($1, $2)', [rows[0]!.id, session])
+				await client.query('commit')
+				await client.query('select * from ledger.complete_checkout_session($1, $2)', [session, intent])
+				if (paymentIntents.length < 5000) paymentIntents.push(intent)
+				break
+			}
+			case 'open_dispute': {
+				if (paymentIntents.length === 0) return runPayoutOp(client, 'stripe_purchase', users)
+				const intent = pick(paymentIntents)
+				const id = `dp_${intent.slice(3, 19)}_${Math.random() < 0.2 ? 'b' : 'a'}`
+				await client.query('select * from ledger.open_dispute($1, $2, $3)', [id, intent, Math.random() < 0.3 ? 250 : 100000])
+				if (openDisputes.length < 5000) openDisputes.push(id)
+				break
+			}
+			case 'close_dispute': {
+				if (openDisputes.length === 0) return count(`${op}: none open`)
+				const index = Math.floor(Math.random() * openDisputes.length)
+				const id = openDisputes[index]!
+				if (Math.random() < 0.8) openDisputes.splice(index, 1)
+				await client.query('select * from ledger.close_dispute($1, $2)', [id, Math.random() < 0.5])
+				break
+			}
+		}
+		count(op)
+	} catch (error) {
+		await client.query('rollback').catch(() => {})
+		const message = error instanceof Error ? error.message : String(error)
+		if (refusal(message) || message === 'error-idempotency-key-reused') count(`${op}: ${message}`)
+		else {
+			count(`unexpected ${op}: ${message}`)
+			if ((counts[`unexpected ${op}: ${message}`] ?? 0) <= 3) console.error(`unexpected ${op}: ${message}`)
 		}
 	}
 }

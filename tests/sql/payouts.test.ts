@@ -66,7 +66,7 @@ async function standing(db: Database, user: string): Promise<Standing> {
 	return { ...Object.fromEntries(numbers.map((k) => [k, Number(row[k])])), blockers: row.blockers, spending_restricted: row.spending_restricted } as Standing
 }
 
-const request = (db: Database, user: string, coins: number, key = randomUUID()) =>
+const request = (db: Database, user: string, coins: number, key: string = randomUUID()) =>
 	as(db, user, async (tx) => (await tx.query<{ id: string; status: string; replayed: boolean; amount_minor: string; fee_coins: string }>('select * from public.request_payout($1, $2)', [coins, key])).rows[0]!)
 
 async function operator(db: Queryable): Promise<string> {
