@@ -11,6 +11,8 @@ import { initEnv } from '#app/env.server'
 import { configurePlatformFee, startDareSweeper } from '#app/modules/dares/sweeper.server'
 import { currentDocumentVersions } from '#app/modules/legal/documents.server'
 import { syncFilterTerms } from '#app/modules/moderation/filter.server'
+import { startPayoutSender } from '#app/modules/payouts/sender.server'
+import { configurePayoutSettings } from '#app/modules/payouts/settings.server'
 import { createPlatform } from '#app/platform/index.server'
 import { configureToastCookie } from '#app/security/toast-cookie.server'
 import { reportPool } from '#app/metrics.server'
@@ -19,9 +21,9 @@ import { reportPool } from '#app/metrics.server'
  * Everything the server needs before it takes a request: the environment
  * (parsed once; a bad value throws EnvError), the legal documents (read
  * and checked), the database (migrated, the legal documents' versions
- * published, the platform fee and the text filter's word lists set and,
- * where DEMO_DATA is on, seeded with demo data), the platform adapters and
- * the dares' vote sweeper.
+ * published, the platform fee, the payout settings and the text filter's
+ * word lists set and, where DEMO_DATA is on, seeded with demo data), the
+ * platform adapters, the dares' vote sweeper and the payout sender.
  */
 export async function boot(log: (line: string) => void = console.log): Promise<AppServices> {
 	const env = initEnv(process.env)
@@ -55,6 +57,8 @@ export async function boot(log: (line: string) => void = console.log): Promise<A
 		// (public.give_consent refuses any other; the last published is current).
 		await publishDocumentVersions(db, documents)
 		await configurePlatformFee(db, env.PLATFORM_FEE_PERCENT)
+		// The payout settings (PAYOUT_*), where the ledger reads them.
+		await configurePayoutSettings(db, env)
 		// The text filter's built-in word lists (docs/product.md §13).
 		await syncFilterTerms(db)
 		if (env.DEMO_DATA) {
@@ -63,7 +67,20 @@ export async function boot(log: (line: string) => void = console.log): Promise<A
 		}
 		return createPlatform(env, db)
 	})
-	return { env, db, platform, background: startDareSweeper(db) }
+	const sweeper = startDareSweeper(db)
+	// Approved payouts go to the payment provider (also those a restart left approved).
+	const payouts = startPayoutSender({ env, db })
+	return {
+		env,
+		db,
+		platform,
+		background: {
+			stop: async () => {
+				await payouts.stop()
+				await sweeper.stop()
+			},
+		},
+	}
 }
 
 /**

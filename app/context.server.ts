@@ -9,7 +9,7 @@ export interface AppServices {
 	env: Env
 	db: Database
 	platform: Platform
-	/** Work that runs beside the requests (the dares' vote sweeper); stopped before the database closes. */
+	/** Work that runs beside the requests (the dares' vote sweeper, the payouts' sender); stopped before the database closes. */
 	background: { stop(): Promise<void> }
 }
 

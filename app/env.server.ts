@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { ISO_COUNTRIES } from '#app/modules/payouts/countries'
 
 /**
  * Every setting the server reads, parsed once at boot (server/app.ts). A bad
@@ -178,6 +179,12 @@ const variables = z.object({
 		STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_/).optional(),
 		/** Signing secret of the Stripe webhook endpoint (/api/stripe/webhook). */
 		STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_/).optional(),
+		/**
+		 * Signing secret of a second Stripe event destination (thin events, Accounts v2:
+		 * creators' payout accounts) sent to the same webhook path; without it an
+		 * account is read again when its creator comes back from Stripe's onboarding.
+		 */
+		STRIPE_ACCOUNTS_WEBHOOK_SECRET: z.string().regex(/^whsec_/).optional(),
 		/** Where the Stripe SDK sends its calls (tests point it at a stand-in); default Stripe's own API. */
 		STRIPE_API_URL: z.url({ protocol: /^https?$/ }).optional(),
 		/** The test checkout (credits at once, charges nothing); never with Stripe keys. */
@@ -190,6 +197,30 @@ const variables = z.object({
 		DEMO_SITE: booleanish.default(false),
 		/** The platform's share of a completed dare's pot, in percent (0 to 100, two decimals). */
 		PLATFORM_FEE_PERCENT: z.coerce.number().min(0).max(100).multipleOf(0.01).default(0),
+		/** Days a creator's earnings stay pending before they may be paid out (docs/product.md §14). */
+		PAYOUT_HOLD_DAYS: z.coerce.number().int().min(0).max(365).default(14),
+		/** The fewest coins a payout request may take. */
+		PAYOUT_MIN_COINS: z.coerce.number().int().min(1).max(1_000_000_000).default(2000),
+		/** A payout above this many coins (and every creator's first) waits for an operator's approval. */
+		PAYOUT_REVIEW_COINS: z.coerce.number().int().min(0).max(1_000_000_000).default(20_000),
+		/** What a creator receives per coin, in minor units (cents) of PAYOUT_CURRENCY, up to four decimals. */
+		PAYOUT_CENTS_PER_COIN: z
+			.string()
+			.regex(/^\d{1,4}(\.\d{1,4})?$/, 'expected a number of cents like 0.7 (up to four decimals)')
+			.transform(Number)
+			.refine((cents) => cents > 0 && cents <= 1000, 'must be more than 0 and at most 1000')
+			.default(0.7),
+		/** The platform's fee on a payout, in percent of its coins (0 to 100, two decimals); a ledger entry of its own. */
+		PAYOUT_FEE_PERCENT: z.coerce.number().min(0).max(100).multipleOf(0.01).default(0),
+		/** ISO 4217 currency payouts are made in (default SHOP_CURRENCY): the platform's Stripe balance must hold it. */
+		PAYOUT_CURRENCY: z.string().regex(/^[A-Z]{3}$/).optional(),
+		/** The platform's country (ISO 3166-1 alpha-2): Stripe's cross-border rules say which creators' countries it can pay (docs/decisions/052-stripe-connect-payouts.md). */
+		PAYOUT_COUNTRY: z
+			.string()
+			.refine((code) => ISO_COUNTRIES.includes(code), 'expected an upper-case ISO 3166-1 alpha-2 code like DE')
+			.default('DE'),
+		/** Test payouts: onboarding and transfers through a stand-in inside the app, no money moves; never with Stripe keys. */
+		TEST_PAYOUTS: booleanish.optional(),
 		/** Days the two cookie-consent cookies are kept; the banner asks again afterwards. */
 		CONSENT_MAX_AGE_DAYS: z.coerce.number().int().min(1).max(395).default(182),
 		/** The cookie settings open as a modal that cannot be closed until the visitor chooses. */
@@ -211,6 +242,9 @@ const schema = variables
 		if (env.STRIPE_SECRET_KEY && env.TEST_CHECKOUT) {
 			ctx.addIssue({ code: 'custom', path: ['TEST_CHECKOUT'], message: 'the test checkout is off whenever Stripe is configured' })
 		}
+		if (env.STRIPE_SECRET_KEY && env.TEST_PAYOUTS) {
+			ctx.addIssue({ code: 'custom', path: ['TEST_PAYOUTS'], message: 'test payouts are off whenever Stripe is configured' })
+		}
 		if (env.PLATFORM === 'supabase') {
 			for (const key of ['SUPABASE_URL', 'SUPABASE_ANON_KEY', 'DATABASE_URL'] as const) {
 				if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'required when PLATFORM=supabase' })
@@ -226,7 +260,7 @@ const schema = variables
 			})
 		}
 		// Demo sign-ins and free coins are for a developer's machine: on a
-		// public APP_URL either one refuses to start, unless the operator
+		// public APP_URL each one refuses to start, unless the operator
 		// declares a demo site (which says so on every page). A demo site
 		// takes no real money.
 		if (env.APP_URL && !isLoopbackUrl(env.APP_URL) && !env.DEMO_SITE) {
@@ -242,6 +276,13 @@ const schema = variables
 					code: 'custom',
 					path: ['TEST_CHECKOUT'],
 					message: 'must not be on with a public APP_URL (it gives coins to anyone); set DEMO_SITE=true for a demonstration site',
+				})
+			}
+			if (env.TEST_PAYOUTS === true) {
+				ctx.addIssue({
+					code: 'custom',
+					path: ['TEST_PAYOUTS'],
+					message: 'must not be on with a public APP_URL (it marks payouts paid without paying anyone); set DEMO_SITE=true for a demonstration site',
 				})
 			}
 		}
@@ -289,6 +330,9 @@ const schema = variables
 			DEMO_DATA: env.DEMO_DATA ?? freeByDefault,
 			// Never next to real payments.
 			TEST_CHECKOUT: !env.STRIPE_SECRET_KEY && (env.TEST_CHECKOUT ?? freeByDefault),
+			// Like the test checkout: never next to real payments.
+			TEST_PAYOUTS: !env.STRIPE_SECRET_KEY && (env.TEST_PAYOUTS ?? freeByDefault),
+			PAYOUT_CURRENCY: env.PAYOUT_CURRENCY ?? env.SHOP_CURRENCY,
 			isProduction: env.NODE_ENV === 'production',
 		}
 	})

@@ -9,6 +9,7 @@ import { consentConfig, readConsent } from '#app/modules/consent/consent.server'
 import { SETTINGS_QUERY } from '#app/modules/consent/consent-context'
 import { takeToast } from '#app/modules/flash/flash.server'
 import { currentDocumentVersions } from '#app/modules/legal/documents.server'
+import { hasCreatorProfile } from '#app/modules/payouts/creator.server'
 import { readOwnBalance } from '#app/modules/wallet/service.server'
 import { queryAsViewer } from '#app/utils/db.server'
 
@@ -28,7 +29,16 @@ export async function loadRootData({ request, context }: { request: Request; con
 		? await queryAsViewer(context, async (tx) => {
 				const { username, gate } = await accountGate(tx, documents.terms_of_service, documents.creator_agreement)
 				// `totp`: the delete-account confirmation asks for a code instead of the password.
-				return { userId: viewer.userId, email: viewer.email, username, gate, balance: await readOwnBalance(tx), totp: viewer.totpEnabled === true }
+				// `creator`: the header links their earnings (docs/product.md §14).
+				return {
+					userId: viewer.userId,
+					email: viewer.email,
+					username,
+					gate,
+					balance: await readOwnBalance(tx),
+					totp: viewer.totpEnabled === true,
+					creator: await hasCreatorProfile(tx),
+				}
 			})
 		: null
 	return data(

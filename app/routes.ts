@@ -38,6 +38,8 @@ export default [
 		route('settings', 'routes/settings/route.tsx'),
 		route('settings/channels', 'routes/channels.tsx'),
 		route('start-session', 'routes/start-session.tsx'),
+		route('earnings', 'routes/earnings.tsx'),
+		route('earnings/test-onboarding', 'routes/earnings-test-onboarding.tsx'),
 		route('logout', 'routes/logout.ts'),
 		route('session/:id', 'routes/session.tsx'),
 		route('session/:id/card.png', 'routes/session-card.ts'),

@@ -289,11 +289,18 @@ async function payoutAccount(db: Db, user: string): Promise<void> {
  */
 async function checkPayouts(db: Db): Promise<string[]> {
 	const { rows } = (await db.query(
-		`select p.id, p.status, p.coins, p.fee_coins,
-		   (select coalesce(sum(t.amount), 0) from ledger.transfers t where t.reference = p.id::text and t.kind = 'payout_request') as requested,
-		   (select coalesce(sum(t.amount), 0) from ledger.transfers t where t.reference = p.id::text and t.kind in ('payout_paid', 'payout_fee')) as left_,
-		   (select coalesce(sum(t.amount), 0) from ledger.transfers t where t.reference = p.id::text and t.kind in ('payout_return', 'forfeit')) as returned
-		 from ledger.payouts p`,
+		// One pass over the transfers (a payout's are the ones that name it), then one row per payout.
+		`with moved as (
+		   select t.reference,
+		     sum(t.amount) filter (where t.kind = 'payout_request') as requested,
+		     sum(t.amount) filter (where t.kind in ('payout_paid', 'payout_fee')) as left_,
+		     sum(t.amount) filter (where t.kind in ('payout_return', 'forfeit')) as returned
+		   from ledger.transfers t
+		   where t.kind in ('payout_request', 'payout_paid', 'payout_fee', 'payout_return', 'forfeit')
+		   group by t.reference
+		 )
+		 select p.id, p.status, p.coins, coalesce(m.requested, 0) as requested, coalesce(m.left_, 0) as left_, coalesce(m.returned, 0) as returned
+		 from ledger.payouts p left join moved m on m.reference = p.id::text`,
 	)) as { rows: Array<{ id: string; status: string; coins: string; requested: string; left_: string; returned: string }> }
 	const problems: string[] = []
 	const byStatus: Record<string, number> = {}

@@ -53,3 +53,16 @@ test('the brand keeps its name as the link’s name when only its mark shows', (
 	const header = renderHeader(null)
 	expect(within(header).getByRole('link', { name: t('app.name') }).getAttribute('href')).toBe('/en')
 })
+
+test('a creator’s pages include their earnings, in both layouts; a viewer’s do not', () => {
+	const creator = renderHeader({ userId: 'u1', email: 'mia@example.com', username: 'mia', balance: 0, creator: true })
+	const links = within(creator).getAllByRole('link', { name: t('nav.earnings') })
+	expect(links.map((link) => link.getAttribute('href'))).toEqual(['/en/earnings', '/en/earnings'])
+	expect(links.map((link) => [hiddenOnPhones(link), hiddenOnWide(link)])).toEqual([
+		[true, false],
+		[false, true],
+	])
+	cleanup()
+	const viewer = renderHeader({ userId: 'u2', email: 'ada@example.com', username: 'ada', balance: 0 })
+	expect(within(viewer).queryByRole('link', { name: t('nav.earnings') })).toBeNull()
+})

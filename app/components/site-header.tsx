@@ -6,7 +6,8 @@ import { LanguageLinks, LanguageSwitcher } from './language-switcher'
 import { LogoMark } from './logo'
 import { WalletBalance } from './wallet-balance'
 
-export type HeaderAccount = { userId: string; email: string | null; username: string | null; balance?: number | null }
+/** `creator`: the viewer has a creator profile (docs/product.md §2.3), so the pages include their earnings. */
+export type HeaderAccount = { userId: string; email: string | null; username: string | null; balance?: number | null; creator?: boolean }
 
 /**
  * The site header. Wide screens show everything in one row; a phone shows
@@ -27,7 +28,7 @@ export function SiteHeader({ locale, account }: { locale: Locale; account: Heade
 				<span className="brand__name">{t('app.name')}</span>
 			</Link>
 			<nav aria-label={t('nav.main')} className="site-nav site-header__wide">
-				<PageLinks locale={locale} />
+				<PageLinks locale={locale} creator={account?.creator === true} />
 			</nav>
 			<div className="site-header__end">
 				<div className="site-header__wide">
@@ -45,14 +46,14 @@ export function SiteHeader({ locale, account }: { locale: Locale; account: Heade
 					<SignInLink locale={locale} />
 				)}
 				<div className="site-header__narrow">
-					<PhoneMenu locale={locale} accountLabel={accountLabel} />
+					<PhoneMenu locale={locale} accountLabel={accountLabel} creator={account?.creator === true} />
 				</div>
 			</div>
 		</header>
 	)
 }
 
-function PageLinks({ locale }: { locale: Locale }) {
+function PageLinks({ locale, creator }: { locale: Locale; creator: boolean }) {
 	const { t } = useTranslation()
 	return (
 		<>
@@ -60,6 +61,7 @@ function PageLinks({ locale }: { locale: Locale }) {
 				{t('nav.home')}
 			</NavLink>
 			<NavLink to={`/${locale}/shop`}>{t('nav.shop')}</NavLink>
+			{creator ? <NavLink to={`/${locale}/earnings`}>{t('nav.earnings')}</NavLink> : null}
 		</>
 	)
 }
@@ -94,7 +96,7 @@ function SignOut({ locale, className = 'button button--ghost', formClassName }: 
 	)
 }
 
-function PhoneMenu({ locale, accountLabel }: { locale: Locale; accountLabel: string | null }) {
+function PhoneMenu({ locale, accountLabel, creator }: { locale: Locale; accountLabel: string | null; creator: boolean }) {
 	const { t } = useTranslation()
 	const location = useLocation()
 	return (
@@ -108,7 +110,7 @@ function PhoneMenu({ locale, accountLabel }: { locale: Locale; accountLabel: str
 			</summary>
 			<div className="site-menu__panel">
 				<nav aria-label={t('nav.main')} className="site-menu__links">
-					<PageLinks locale={locale} />
+					<PageLinks locale={locale} creator={creator} />
 					{accountLabel ? (
 						<NavLink to={`/${locale}/settings`} className="site-menu__account">
 							<span className="site-menu__hint">{t('nav.settings')}</span>

@@ -1,4 +1,5 @@
-import type { Database, Queryable } from './database.server'
+import { testAccountId } from '#app/modules/payouts/test-provider.server'
+import { toAppError, type Database, type Queryable } from './database.server'
 
 /**
  * Demo data for the embedded default, so a fresh checkout shows live
@@ -13,9 +14,17 @@ export const DEMO_USERS = {
 	jonas: { id: 'de300000-0000-4000-8000-000000000002', email: 'jonas@demo.local', username: 'jonas' },
 	lucia: { id: 'de300000-0000-4000-8000-000000000003', email: 'lucia@demo.local', username: 'lucia' },
 	emre: { id: 'de300000-0000-4000-8000-000000000004', email: 'emre@demo.local', username: 'emre' },
+	// Mia's biggest fan: his boosts on her earlier session are her matured earnings (docs/product.md §14).
+	noah: { id: 'de300000-0000-4000-8000-000000000005', email: 'noah@demo.local', username: 'noah' },
 } as const
 
 export type DemoUserKey = keyof typeof DEMO_USERS
+
+/** The coins each demo account starts with: DEMO_BALANCE, and Noah what his boosts on Mia's earlier session took too. */
+export const DEMO_COINS: Record<DemoUserKey, number> = { mia: DEMO_BALANCE, jonas: DEMO_BALANCE, lucia: DEMO_BALANCE, emre: DEMO_BALANCE, noah: DEMO_BALANCE + 4_500 }
+
+/** Mia's first payout, paid through the test payouts' stand-in (docs/product.md §14). */
+export const DEMO_PAYOUT_COINS = 2_000
 
 /**
  * The demo accounts' password on the embedded default (local platform, demo
@@ -55,6 +64,8 @@ export const DEMO_SESSIONS = {
 		channel: 'mia_plays',
 		title: 'Sunday sketching with chat',
 		status: 'ended',
+		// Long enough ago that what it earned has matured (PAYOUT_HOLD_DAYS, default 14).
+		daysAgo: 20,
 	},
 	// A channel that is not live now: its page shows this last session.
 	luciaEnded: {
@@ -87,6 +98,9 @@ export const DEMO_DARES: DemoDare[] = [
 	{ id: 'de300000-0000-4000-8000-0000000d0005', session: 'miaLive', author: 'emre', description: 'Beat the boss without healing once', status: 'failed', boosts: [['emre', 200]], votes: [['jonas', false]] },
 	{ id: 'de300000-0000-4000-8000-0000000d0006', session: 'miaLive', author: 'lucia', description: 'Dye your hair green live on stream', status: 'rejected', boosts: [] },
 	{ id: 'de300000-0000-4000-8000-0000000d0007', session: 'emreLive', author: 'jonas', description: 'Finish the level using only the jump button', status: 'open', boosts: [['jonas', 200], ['mia', 100]] },
+	// Mia's earlier session, twenty days ago: what Noah's boosts earned her has matured.
+	{ id: 'de300000-0000-4000-8000-0000000d0009', session: 'miaEnded', author: 'noah', description: 'Sketch a dragon with your other hand', status: 'completed', boosts: [['noah', 2500]], votes: [['noah', true]] },
+	{ id: 'de300000-0000-4000-8000-0000000d0010', session: 'miaEnded', author: 'noah', description: 'Colour the whole sketch in one colour only', status: 'completed', boosts: [['noah', 2000]], votes: [['noah', true]] },
 	// Still open when Lucia stopped that session: expired, its boosts refunded.
 	{ id: 'de300000-0000-4000-8000-0000000d0008', session: 'luciaEnded', author: 'emre', description: 'Paint a portrait of chat with your eyes closed', status: 'expired', boosts: [['emre', 200], ['jonas', 100]] },
 ]
@@ -134,8 +148,8 @@ export async function seedDemoData(db: Database): Promise<void> {
 
 		// Through the ledger, from the outside world, once per demo account
 		// (the transfer's key is the account's), whatever happens later.
-		for (const id of created) {
-			await tx.query('select * from ledger.grant_demo_coins($1, $2)', [id, DEMO_BALANCE])
+		for (const [key, user] of Object.entries(DEMO_USERS)) {
+			if (created.includes(user.id)) await tx.query('select * from ledger.grant_demo_coins($1, $2)', [user.id, DEMO_COINS[key as DemoUserKey]])
 		}
 
 		for (const [key, link] of Object.entries(DEMO_CREATOR_CHANNELS)) {
@@ -156,8 +170,8 @@ export async function seedDemoData(db: Database): Promise<void> {
 				`insert into public.sessions (id, creator_id, status, title, platform, channel, created_at, ended_at)
 				values (
 					$1, $2, $3, $4, $5, $6,
-					case when $7::boolean then now() - interval '2 days' else now() end,
-					case when $7::boolean then now() - interval '2 days' + interval '3 hours' end
+					case when $7::boolean then now() - make_interval(days => $8) else now() end,
+					case when $7::boolean then now() - make_interval(days => $8) + interval '3 hours' end
 				)
 				on conflict do nothing`,
 				[
@@ -168,6 +182,7 @@ export async function seedDemoData(db: Database): Promise<void> {
 					session.platform,
 					session.channel,
 					ended,
+					'daysAgo' in session ? session.daysAgo : 2,
 				],
 			)
 			if (rowCount) newSessions.add(key)
@@ -183,7 +198,62 @@ export async function seedDemoData(db: Database): Promise<void> {
 		const settled = (d: DemoDare) => (['completed', 'failed', 'rejected', 'expired'].includes(d.status) ? 0 : 1)
 		const dares = DEMO_DARES.filter((d) => newSessions.has(d.session)).sort((a, b) => settled(a) - settled(b))
 		for (const dare of dares) await seedDare(tx, dare)
+		if (newSessions.has('miaEnded')) await seedDemoPayout(tx)
 	})
+}
+
+/**
+ * Mia's payout account with the test payouts' stand-in, and her first
+ * payout, paid: requested as she would (public.request_payout with her
+ * claims), approved as an operator would (the first payout waits for one,
+ * docs/product.md §14.4), then sent and paid as the stand-in does. What she
+ * earned on her earlier session is left available for another. Skipped, in
+ * its savepoint, when the operator's settings refuse it (a minimum or hold
+ * above what the demo earned).
+ */
+async function seedDemoPayout(tx: Queryable): Promise<void> {
+	const mia = DEMO_USERS.mia.id
+	await tx.query('savepoint demo_payout')
+	try {
+		await tx.query(`select ledger.save_payout_account($1, 'test', $2, 'DE', 'ready', '{}', null)`, [mia, testAccountId(mia)])
+		await tx.query(`select set_config('request.jwt.claims', $1, true)`, [JSON.stringify({ sub: mia, role: 'authenticated' })])
+		const { rows } = await tx.query<{ id: string }>('select id from public.request_payout($1, $2)', [DEMO_PAYOUT_COINS, `demo-payout:${mia}`])
+		await tx.query(`select set_config('request.jwt.claims', '', true)`)
+		const payout = rows[0]!.id
+		await tx.query(`update ledger.payouts set status = 'approved', decided_at = now() where id = $1 and status = 'review'`, [payout])
+		await tx.query('select ledger.mark_payout_sent($1, $2)', [payout, `test_tr_${payout.replaceAll('-', '')}`])
+		await tx.query('select ledger.mark_payout_paid($1)', [payout])
+		await tx.query('release savepoint demo_payout')
+	} catch (error) {
+		if (!(toAppError(error)?.code ?? '').startsWith('error-')) throw error
+		await tx.query('rollback to savepoint demo_payout')
+	}
+}
+
+/**
+ * A completed dare of a past demo session earned its creator coins back then,
+ * so that they have matured (docs/product.md §14.1). Transfers are dated by
+ * the database when they are made, so this one is written with its date
+ * before the dare is resolved: it is the payout transfer resolve_dare would
+ * make (the pot less the platform fee, under the same key), and
+ * resolve_dare then finds its key used and moves nothing again. Demo data
+ * only.
+ */
+async function backdateEarning(tx: Queryable, dare: string, creator: string, daysAgo: number): Promise<void> {
+	await tx.query(
+		`with pot as (
+		   select a.id, a.balance - (a.balance * s.fee_basis_points) / 10000 as amount
+		   from ledger.accounts a cross join ledger.settings s where a.kind = 'pot' and a.dare_id = $1
+		 ),
+		 moved as (
+		   insert into ledger.transfers (from_account, to_account, amount, kind, reference, idempotency_key, created_at)
+		   select pot.id, ledger.wallet_account($2), pot.amount, 'payout', $1::text, 'payout:' || $1::text, now() - make_interval(days => $3)
+		   from pot where pot.amount > 0
+		   returning amount
+		 )
+		 update public.wallets set balance = balance + moved.amount from moved where id = $2`,
+		[dare, creator, daysAgo],
+	)
 }
 
 /**
@@ -212,6 +282,7 @@ async function seedDare(tx: Queryable, dare: DemoDare): Promise<void> {
 	for (const [who, vote] of dare.votes ?? []) {
 		await tx.query('insert into public.votes (dare_id, voter_id, vote) values ($1, $2, $3) on conflict do nothing', [dare.id, DEMO_USERS[who].id, vote])
 	}
+	if (voted && dare.status === 'completed' && 'daysAgo' in session) await backdateEarning(tx, dare.id, DEMO_USERS[session.creator].id, session.daysAgo)
 	if (voted) await tx.query('select app_private.resolve_dare($1)', [dare.id])
 	if (closed) await tx.query('select app_private.close_dare($1, $2)', [dare.id, dare.status])
 }

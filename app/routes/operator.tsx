@@ -16,5 +16,5 @@ export function action({ request, context, params }: Route.ActionArgs) {
 }
 
 export default function OperatorRoute({ loaderData, actionData, params }: Route.ComponentProps) {
-	return <OperatorConsole queue={loaderData.queue} appeals={loaderData.appeals} lang={params.lang as Locale} failed={actionData ?? null} />
+	return <OperatorConsole queue={loaderData.queue} appeals={loaderData.appeals} payouts={loaderData.payouts} lang={params.lang as Locale} failed={actionData ?? null} />
 }

@@ -1,7 +1,9 @@
 -- Creators get paid (issue 27, docs/product.md §14): the payouts account and
 -- transfer kinds, payout accounts, payouts, disputes, the settings the app
 -- writes at start-up, the operators' payout decisions, and ledger.check()
--- covering the payouts account. Written by npm run db:diff from
+-- covering the payouts account; a rejected payout may be appealed
+-- (app_private.appealable); app_private.assert_not_suspended, one check
+-- for what sessions and dares both refused. Written by npm run db:diff from
 -- supabase/schemas; the payouts account's row and the privileges at the end.
 
 alter table "app_private"."moderation_decisions" drop constraint "moderation_decisions_action_valid";
@@ -108,6 +110,8 @@ CREATE UNIQUE INDEX payouts_user_key ON ledger.payouts USING btree (user_id, ide
 CREATE INDEX payouts_user_latest_idx ON ledger.payouts USING btree (user_id, created_at DESC);
 
 CREATE INDEX purchases_payment_intent ON ledger.purchases USING btree (payment_intent_id) WHERE (payment_intent_id IS NOT NULL);
+
+CREATE INDEX transfers_dispute_reference ON ledger.transfers USING btree (reference) WHERE (kind = ANY (ARRAY['clawback'::text, 'debt_settlement'::text, 'clawback_return'::text]));
 
 CREATE UNIQUE INDEX accounts_one_per_system_kind ON ledger.accounts USING btree (kind) WHERE (kind = ANY (ARRAY['platform_fee'::text, 'forfeit'::text, 'world'::text, 'payouts'::text]));
 
@@ -234,6 +238,30 @@ alter table "ledger"."transfers" add constraint "transfers_kind_valid" CHECK ((k
 alter table "ledger"."transfers" validate constraint "transfers_kind_valid";
 
 set check_function_bodies = off;
+
+CREATE OR REPLACE FUNCTION app_private.appealable(p_action text)
+ RETURNS boolean
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+  select p_action in ('remove_dare', 'suspend_user', 'restrict_payouts', 'reject_payout');
+$function$
+;
+
+CREATE OR REPLACE FUNCTION app_private.assert_not_suspended(p_user uuid)
+ RETURNS void
+ LANGUAGE plpgsql
+ STABLE
+ SET search_path TO ''
+AS $function$
+begin
+  if exists (select 1 from app_private.account_restrictions r where r.user_id = p_user and r.suspended_at is not null) then
+    raise exception using message = 'error-account-suspended', errcode = 'P0001';
+  end if;
+end;
+$function$
+;
 
 CREATE OR REPLACE FUNCTION ledger.close_dispute(p_dispute_id text, p_won boolean)
  RETURNS TABLE(user_id uuid, restored bigint, changed boolean)
@@ -806,6 +834,125 @@ end;
 $function$
 ;
 
+CREATE OR REPLACE FUNCTION app_private.assert_participant()
+ RETURNS uuid
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  caller uuid := (select auth.uid());
+begin
+  if caller is null then
+    raise exception using message = 'error-not-authenticated', errcode = 'P0001';
+  end if;
+  perform app_private.assert_assurance();
+  perform 1 from auth.users u where u.id = caller for key share;
+  if not found then
+    raise exception using message = 'error-not-authenticated', errcode = 'P0001';
+  end if;
+  if not exists (select 1 from public.profiles p where p.id = caller)
+    or not exists (
+      select 1 from public.consents c
+      where c.user_id = caller
+        and c.kind = 'terms_of_service'
+        and c.version = app_private.current_document_version('terms_of_service')
+    )
+  then
+    raise exception using message = 'error-account-incomplete', errcode = 'P0001';
+  end if;
+  perform app_private.assert_not_suspended(caller);
+  return caller;
+end;
+$function$
+;
+
+CREATE OR REPLACE FUNCTION app_private.take_report(p_reporter uuid, p_dare_id uuid, p_reason text, p_details text, p_good_faith boolean, p_language text, p_name text, p_email text)
+ RETURNS TABLE(report_id uuid, replayed boolean)
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  dare public.dares;
+  details text := btrim(p_details);
+  name text := nullif(btrim(p_name), '');
+  email text := nullif(lower(btrim(p_email)), '');
+  existing uuid;
+  recent bigint;
+  taken uuid;
+begin
+  if p_reason is null or p_reason not in ('hate', 'harassment', 'sexual', 'violence', 'illegal', 'spam', 'other') then
+    raise exception using message = 'error-invalid-report-reason', errcode = 'P0001';
+  end if;
+  if details is null or details = '' then
+    raise exception using message = 'error-report-details-required', errcode = 'P0001';
+  end if;
+  if char_length(details) > 1000 or details ~ '[\x01-\x08\x0b\x0c\x0e-\x1f\x7f]' then
+    raise exception using message = 'error-report-details-too-long', errcode = 'P0001';
+  end if;
+  if p_good_faith is not true then
+    raise exception using message = 'error-report-good-faith-required', errcode = 'P0001';
+  end if;
+  if p_language is null or p_language not in ('en', 'de', 'es', 'tr') then
+    raise exception using message = 'error-invalid-language', errcode = 'P0001';
+  end if;
+  if p_reporter is null then
+    if name is null or char_length(name) > 100 or name ~ '[[:cntrl:]]' then
+      raise exception using message = 'error-report-name-required', errcode = 'P0001';
+    end if;
+    if email is null or char_length(email) > 254 or email !~ '^[^@[:space:]]+@[^@[:space:]]+\.[^@[:space:]]+$' then
+      raise exception using message = 'error-invalid-email', errcode = 'P0001';
+    end if;
+  end if;
+
+  -- A dare the reporter may see: a held or removed one is not there for them.
+  select * into dare from public.dares d where d.id = p_dare_id;
+  if not found or dare.status = 'removed' or (dare.status = 'held' and dare.author_id is distinct from p_reporter
+    and not exists (select 1 from public.sessions s where s.id = dare.session_id and s.creator_id = p_reporter)) then
+    raise exception using message = 'error-dare-not-found', errcode = 'P0001';
+  end if;
+  if p_reporter is not null and dare.author_id = p_reporter then
+    raise exception using message = 'error-report-own-dare', errcode = 'P0001';
+  end if;
+
+  -- One reporter's reports are counted one at a time.
+  perform pg_advisory_xact_lock(hashtext('reports:' || coalesce(p_reporter::text, email)), hashtext(dare.session_id::text));
+  -- This reporter's reports in the dare's session: an open one of this dare is
+  -- answered again; five in the last minute are the limit.
+  with mine as (
+    select r.id, r.dare_id, r.status, r.created_at from app_private.reports r
+    where r.session_id = dare.session_id
+      and (r.reporter_id = p_reporter or (p_reporter is null and r.reporter_id is null and lower(r.reporter_email) = email))
+  )
+  select (select m.id from mine m where m.dare_id = p_dare_id and m.status = 'open' limit 1),
+    (select count(*) from mine m where m.created_at > now() - interval '1 minute')
+  into existing, recent;
+  if existing is not null then
+    return query select existing, true;
+    return;
+  end if;
+  if recent >= 5 then
+    raise exception using message = 'error-too-many-reports', errcode = 'P0001';
+  end if;
+
+  insert into app_private.reports (
+    dare_id, session_id, dare_description, dare_author_id, reporter_id, reporter_name, reporter_email,
+    reason, details, good_faith, language
+  ) values (
+    p_dare_id, dare.session_id, dare.description, dare.author_id, p_reporter,
+    case when p_reporter is null then name end, case when p_reporter is null then email end,
+    p_reason, details, true, p_language
+  )
+  returning id into taken;
+  if p_reporter is not null then
+    update public.profiles set language = p_language where id = p_reporter and language is distinct from p_language;
+  end if;
+  return query select taken, false;
+end;
+$function$
+;
+
 CREATE OR REPLACE FUNCTION ledger."check"()
  RETURNS TABLE(account_id bigint, kind text, owner uuid, problem text, expected bigint, actual bigint)
  LANGUAGE sql
@@ -987,6 +1134,148 @@ end;
 $function$
 ;
 
+CREATE OR REPLACE FUNCTION public.appeal_decision(p_decision_id uuid, p_statement text)
+ RETURNS uuid
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  caller uuid := (select auth.uid());
+  statement text := btrim(p_statement);
+  decision app_private.moderation_decisions;
+  appeal uuid;
+begin
+  if caller is null then
+    raise exception using message = 'error-not-authenticated', errcode = 'P0001';
+  end if;
+  perform app_private.assert_assurance();
+  select * into decision from app_private.moderation_decisions m where m.id = p_decision_id and m.subject_id = caller;
+  if not found or not app_private.appealable(decision.action) then
+    raise exception using message = 'error-appeal-not-found', errcode = 'P0001';
+  end if;
+  if decision.created_at <= now() - interval '6 months' then
+    raise exception using message = 'error-appeal-too-late', errcode = 'P0001';
+  end if;
+  if statement is null or statement = '' then
+    raise exception using message = 'error-appeal-statement-required', errcode = 'P0001';
+  end if;
+  if char_length(statement) > 2000 then
+    raise exception using message = 'error-appeal-statement-too-long', errcode = 'P0001';
+  end if;
+  insert into app_private.moderation_appeals (decision_id, appellant_id, statement)
+  values (p_decision_id, caller, statement)
+  on conflict (decision_id) do nothing
+  returning id into appeal;
+  if appeal is null then
+    raise exception using message = 'error-appeal-already-made', errcode = 'P0001';
+  end if;
+  return appeal;
+end;
+$function$
+;
+
+CREATE OR REPLACE FUNCTION public.create_session(p_title text, p_min_boost integer, p_max_dares_per_user integer, p_max_free_dares_per_user integer, p_platform text, p_channel text, p_seconds_to_vote integer)
+ RETURNS sessions
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  caller uuid := (select auth.uid());
+  profile public.creator_profiles;
+  channel text;
+  title text := btrim(p_title);
+  created public.sessions;
+  violated text;
+begin
+  if caller is null then
+    raise exception using message = 'error-not-authenticated', errcode = 'P0001';
+  end if;
+  perform app_private.assert_assurance();
+
+  -- Locks the creator profile: two starts of one creator (a double click, a
+  -- retried request, two tabs) run one after the other, and the second sees
+  -- the first's session below. Unlinking waits for the same lock.
+  select * into profile from public.creator_profiles where id = caller for update;
+  if not found
+    or (profile.twitch_channel is null and profile.youtube_channel is null and profile.kick_channel is null)
+  then
+    raise exception using message = 'error-not-a-creator', errcode = 'P0001';
+  end if;
+
+  if title is null or title = '' then
+    raise exception using message = 'error-title-required', errcode = 'P0001';
+  end if;
+  if char_length(title) > 140 then
+    raise exception using message = 'error-title-too-long', errcode = 'P0001';
+  end if;
+  perform app_private.assert_not_suspended(caller);
+  -- A title is on home, the share card and the stream: no term of the
+  -- built-in lists or of the creator's own (docs/product.md §13).
+  if app_private.text_verdict(title, caller) <> 'allowed' then
+    raise exception using message = 'error-title-not-allowed', errcode = 'P0001';
+  end if;
+  if p_min_boost is null or p_min_boost < 50 or p_min_boost > 100000 or p_min_boost % 10 <> 0 then
+    raise exception using message = 'error-invalid-min-boost', errcode = 'P0001';
+  end if;
+  if p_max_dares_per_user is null or p_max_dares_per_user < 1 or p_max_dares_per_user > 100 then
+    raise exception using message = 'error-invalid-max-dares-per-user', errcode = 'P0001';
+  end if;
+  if p_max_free_dares_per_user is null or p_max_free_dares_per_user < 0
+    or p_max_free_dares_per_user > p_max_dares_per_user
+  then
+    raise exception using message = 'error-invalid-max-free-dares-per-user', errcode = 'P0001';
+  end if;
+  if p_seconds_to_vote is null or p_seconds_to_vote < 30 or p_seconds_to_vote > 3600 or p_seconds_to_vote % 5 <> 0 then
+    raise exception using message = 'error-invalid-voting-duration', errcode = 'P0001';
+  end if;
+  if p_platform is null or p_platform not in ('twitch', 'youtube', 'kick') then
+    raise exception using message = 'error-invalid-platform', errcode = 'P0001';
+  end if;
+
+  channel := app_private.linked_channel(profile, p_platform);
+  if channel is null or p_channel is null or lower(p_channel) <> lower(channel) then
+    raise exception using message = 'error-no-channel-on-platform', errcode = 'P0001';
+  end if;
+
+  if not exists (
+    select 1 from public.consents c
+    where c.user_id = caller
+      and c.kind = 'creator_agreement'
+      and c.version = app_private.current_document_version('creator_agreement')
+  ) then
+    raise exception using message = 'error-creator-agreement-required', errcode = 'P0001';
+  end if;
+
+  if exists (select 1 from public.sessions s where s.creator_id = caller and s.status = 'active') then
+    raise exception using message = 'error-session-already-active', errcode = 'P0001';
+  end if;
+
+  -- The unique indexes decide races the lock above does not cover.
+  begin
+    insert into public.sessions (
+      creator_id, title, platform, channel,
+      min_boost, max_dares_per_user, max_free_dares_per_user, voting_duration
+    ) values (
+      caller, title, p_platform, channel,
+      p_min_boost, p_max_dares_per_user, p_max_free_dares_per_user, p_seconds_to_vote
+    )
+    returning * into created;
+  exception when unique_violation then
+    get stacked diagnostics violated = constraint_name;
+    raise exception using
+      message = case violated
+        when 'sessions_one_active_per_creator' then 'error-session-already-active'
+        else 'error-channel-already-live'
+      end,
+      errcode = 'P0001';
+  end;
+  return created;
+end;
+$function$
+;
+
 CREATE OR REPLACE FUNCTION public.moderate(p_action text, p_target uuid, p_ground text, p_explanation text)
  RETURNS TABLE(decision_id uuid, subject_id uuid, subject_email text, subject_language text, reporter_email text, reporter_language text)
  LANGUAGE plpgsql
@@ -1124,7 +1413,25 @@ end;
 $function$
 ;
 
+CREATE OR REPLACE FUNCTION public.my_decision(p_decision_id uuid)
+ RETURNS TABLE(id uuid, action text, ground text, explanation text, dare_description text, automated_detection boolean, created_at timestamp with time zone, appealed boolean, appealable boolean)
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  select m.id, m.action, m.ground, m.explanation, m.dare_description, m.automated_detection, m.created_at,
+    exists (select 1 from app_private.moderation_appeals a where a.decision_id = m.id),
+    app_private.appealable(m.action)
+      and m.created_at > now() - interval '6 months'
+      and not exists (select 1 from app_private.moderation_appeals a where a.decision_id = m.id)
+  from app_private.moderation_decisions m
+  where m.id = p_decision_id and m.subject_id = (select auth.uid()) and (select app_private.has_assurance());
+$function$
+;
+
 insert into ledger.accounts (kind) values ('payouts');
+
+revoke all on function app_private.assert_not_suspended(uuid) from public, anon, authenticated;
 
 revoke all on table ledger.payout_accounts, ledger.payouts, ledger.disputes
   from public, anon, authenticated, service_role;

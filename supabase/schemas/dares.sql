@@ -214,11 +214,7 @@ begin
   then
     raise exception using message = 'error-account-incomplete', errcode = 'P0001';
   end if;
-  if exists (
-    select 1 from app_private.account_restrictions r where r.user_id = caller and r.suspended_at is not null
-  ) then
-    raise exception using message = 'error-account-suspended', errcode = 'P0001';
-  end if;
+  perform app_private.assert_not_suspended(caller);
   return caller;
 end;
 $$;

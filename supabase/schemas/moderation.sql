@@ -324,6 +324,22 @@ create table app_private.account_restrictions (
 );
 revoke all on table app_private.account_restrictions from public, anon, authenticated, service_role;
 
+-- A suspended account takes part in nothing (app_private.assert_participant,
+-- public.create_session): error-account-suspended.
+create function app_private.assert_not_suspended(p_user uuid)
+returns void
+language plpgsql
+stable
+set search_path = ''
+as $$
+begin
+  if exists (select 1 from app_private.account_restrictions r where r.user_id = p_user and r.suspended_at is not null) then
+    raise exception using message = 'error-account-suspended', errcode = 'P0001';
+  end if;
+end;
+$$;
+revoke all on function app_private.assert_not_suspended(uuid) from public, anon, authenticated;
+
 -- The caller's own restrictions (settings shows them).
 create function public.my_restrictions()
 returns table (suspended boolean, payouts_restricted boolean)
@@ -656,6 +672,7 @@ declare
   name text := nullif(btrim(p_name), '');
   email text := nullif(lower(btrim(p_email)), '');
   existing uuid;
+  recent bigint;
   taken uuid;
 begin
   if p_reason is null or p_reason not in ('hate', 'harassment', 'sexual', 'violence', 'illegal', 'spam', 'other') then
@@ -694,18 +711,21 @@ begin
 
   -- One reporter's reports are counted one at a time.
   perform pg_advisory_xact_lock(hashtext('reports:' || coalesce(p_reporter::text, email)), hashtext(dare.session_id::text));
-  select r.id into existing from app_private.reports r
-  where r.dare_id = p_dare_id and r.status = 'open'
-    and (r.reporter_id = p_reporter or (p_reporter is null and r.reporter_id is null and lower(r.reporter_email) = email));
+  -- This reporter's reports in the dare's session: an open one of this dare is
+  -- answered again; five in the last minute are the limit.
+  with mine as (
+    select r.id, r.dare_id, r.status, r.created_at from app_private.reports r
+    where r.session_id = dare.session_id
+      and (r.reporter_id = p_reporter or (p_reporter is null and r.reporter_id is null and lower(r.reporter_email) = email))
+  )
+  select (select m.id from mine m where m.dare_id = p_dare_id and m.status = 'open' limit 1),
+    (select count(*) from mine m where m.created_at > now() - interval '1 minute')
+  into existing, recent;
   if existing is not null then
     return query select existing, true;
     return;
   end if;
-  if (
-    select count(*) from app_private.reports r
-    where r.session_id = dare.session_id and r.created_at > now() - interval '1 minute'
-      and (r.reporter_id = p_reporter or (p_reporter is null and r.reporter_id is null and lower(r.reporter_email) = email))
-  ) >= 5 then
+  if recent >= 5 then
     raise exception using message = 'error-too-many-reports', errcode = 'P0001';
   end if;
 
@@ -1080,6 +1100,18 @@ $$;
 revoke all on function public.moderate(text, uuid, text, text) from public, anon, authenticated;
 grant execute on function public.moderate(text, uuid, text, text) to authenticated;
 
+-- The decisions against a user, which they may appeal (docs/product.md
+-- §13.9): a removed dare, a suspension, restricted payouts, a rejected payout.
+create function app_private.appealable(p_action text)
+returns boolean
+language sql
+immutable
+set search_path = ''
+as $$
+  select p_action in ('remove_dare', 'suspend_user', 'restrict_payouts', 'reject_payout');
+$$;
+revoke all on function app_private.appealable(text) from public, anon, authenticated;
+
 -- A decision as the user it affected reads it (the appeal page), with
 -- whether they may still appeal it.
 create function public.my_decision(p_decision_id uuid)
@@ -1094,7 +1126,7 @@ set search_path = ''
 as $$
   select m.id, m.action, m.ground, m.explanation, m.dare_description, m.automated_detection, m.created_at,
     exists (select 1 from app_private.moderation_appeals a where a.decision_id = m.id),
-    m.action in ('remove_dare', 'suspend_user', 'restrict_payouts')
+    app_private.appealable(m.action)
       and m.created_at > now() - interval '6 months'
       and not exists (select 1 from app_private.moderation_appeals a where a.decision_id = m.id)
   from app_private.moderation_decisions m
@@ -1122,7 +1154,7 @@ begin
   end if;
   perform app_private.assert_assurance();
   select * into decision from app_private.moderation_decisions m where m.id = p_decision_id and m.subject_id = caller;
-  if not found or decision.action not in ('remove_dare', 'suspend_user', 'restrict_payouts') then
+  if not found or not app_private.appealable(decision.action) then
     raise exception using message = 'error-appeal-not-found', errcode = 'P0001';
   end if;
   if decision.created_at <= now() - interval '6 months' then

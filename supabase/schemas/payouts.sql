@@ -175,6 +175,10 @@ create table ledger.disputes (
 create index disputes_restricting on ledger.disputes (user_id)
   where status = 'open' or (status = 'lost' and cleared_at is null);
 create index disputes_user_idx on ledger.disputes (user_id, created_at);
+-- A dispute's transfers (what it took, what purchases settled, what it gave
+-- back) name it: found by that name, not by a scan of every transfer.
+create index transfers_dispute_reference on ledger.transfers (reference)
+  where kind in ('clawback', 'debt_settlement', 'clawback_return');
 alter table ledger.disputes enable row level security;
 
 create function ledger.spending_restricted(p_user uuid)

@@ -119,11 +119,7 @@ begin
   if char_length(title) > 140 then
     raise exception using message = 'error-title-too-long', errcode = 'P0001';
   end if;
-  if exists (
-    select 1 from app_private.account_restrictions r where r.user_id = caller and r.suspended_at is not null
-  ) then
-    raise exception using message = 'error-account-suspended', errcode = 'P0001';
-  end if;
+  perform app_private.assert_not_suspended(caller);
   -- A title is on home, the share card and the stream: no term of the
   -- built-in lists or of the creator's own (docs/product.md §13).
   if app_private.text_verdict(title, caller) <> 'allowed' then

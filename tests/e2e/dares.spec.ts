@@ -3,14 +3,16 @@ import { confirmedAccount, readyAccount, type Lang } from './support/accounts'
 import { jsOn, numberInput, startLiveSession, twitchCreator } from './support/creators'
 import { tr } from './support/i18n'
 import { uniqueEmail } from './support/mailbox'
+import { payOut } from './support/payouts'
 import { expectToast } from './support/toasts'
 
 /**
  * The core loop end to end (issue "Dares"), with JavaScript on and off, in
  * English and German: a viewer writes a free and a paid dare, a second viewer
  * boosts, the creator accepts and starts the vote, both viewers vote, the
- * server's sweeper resolves the vote at its end, and the wallets show where
- * every coin went. Three people, three browser contexts.
+ * server's sweeper resolves the vote at its end, the wallets show where
+ * every coin went, and the creator is paid what the dare earned. Three
+ * people, three browser contexts (and the operator's, who approves the payout).
  */
 
 const VOTE_SECONDS = 30
@@ -129,6 +131,10 @@ test('a viewer dares, another boosts, the creator accepts and starts the vote, t
 	await expect(balance(alice)).toHaveText(/300$/)
 	await bob.goto(sessionPage)
 	await expect(balance(bob)).toHaveText(/400$/)
+
+	// And the creator is paid: the 300 coins, at 0.7 cents a coin (docs/product.md §14).
+	await payOut(browser, creator, lang, login, 300, lang === 'de' ? '2,10 €' : '€2.10')
+	await expect(balance(creator)).toHaveText(/(^|\D)0$/)
 })
 
 test('a boost the wallet cannot pay goes to the shop, which comes back to the dare', async ({ browser, baseURL }) => {

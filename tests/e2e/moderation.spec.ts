@@ -1,8 +1,7 @@
 import { expect, test, type Browser, type Locator, type Page } from './support/test'
-import { DEMO_PASSWORD, DEMO_USERS } from '../../app/db/seed.server'
-import { currentDocumentVersions } from '../../app/modules/legal/documents.server'
+import { DEMO_USERS } from '../../app/db/seed.server'
 import { DECIDED_STORAGE_STATE } from './support/consent'
-import { readyAccount, type Lang } from './support/accounts'
+import { readyAccount, signInDemo, type Lang } from './support/accounts'
 import { jsOn, startLiveSession, twitchCreator } from './support/creators'
 import { tr } from './support/i18n'
 import { uniqueEmail } from './support/mailbox'
@@ -54,19 +53,6 @@ function pattern(lang: Lang, key: string, name: string): RegExp {
 	const [before, after] = tr(lang, key).split(`{{${name}}}`)
 	const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 	return new RegExp(`${escape(before!)}.+?${escape(after ?? '')}`)
-}
-
-/** A demo account signed in by the sign-in form's post, its terms accepted as the dialog posts them (idempotent: the other mode may have done it). */
-async function signInDemo(page: Page, lang: Lang, email: string) {
-	const origin = new URL(test.info().project.use.baseURL!).origin
-	const signIn = await page.request.post(`/${lang}/login`, { form: { email, password: DEMO_PASSWORD, redirectTo: `/${lang}` }, headers: { origin }, maxRedirects: 0 })
-	expect(signIn.status(), await signIn.text()).toBe(302)
-	const terms = await page.request.post('/api/auth/consent', {
-		form: { type: 'terms_of_service', version: currentDocumentVersions().terms_of_service, redirectTo: `/${lang}` },
-		headers: { origin },
-		maxRedirects: 0,
-	})
-	expect(terms.status(), await terms.text()).toBe(302)
 }
 
 test('a creator reviews held dares, a visitor reports one, an operator removes it, and its author reads why and appeals', async ({ browser, baseURL }) => {

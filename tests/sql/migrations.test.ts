@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import path from 'node:path'
 import { describe, expect, test } from 'vitest'
+import { asUser } from '#app/db/as-user.server'
 import { createDatabase } from '#app/db/database.server'
 import { listMigrations, migrate } from '#app/db/migrate.server'
-import { DEMO_BALANCE, DEMO_DARES, DEMO_SESSIONS, DEMO_USERS, seedDemoData } from '#app/db/seed.server'
-import { applyMigration, createAuthUser, createEmptyDatabase, DATABASE_KINDS, describeEachDatabase } from '#tests/support/databases'
+import { DEMO_COINS, DEMO_DARES, DEMO_PAYOUT_COINS, DEMO_SESSIONS, DEMO_USERS, seedDemoData } from '#app/db/seed.server'
+import { applyMigration, claimsFor, createAuthUser, createEmptyDatabase, DATABASE_KINDS, describeEachDatabase } from '#tests/support/databases'
 
 const migrationsDir = path.join(process.cwd(), 'supabase', 'migrations')
 
@@ -123,15 +124,25 @@ describeEachDatabase('seedDemoData', (getDb) => {
 	test('creates the demo accounts, channels and sessions', async () => {
 		await seedDemoData(getDb())
 		const s = await snapshot()
-		expect(s.users).toHaveLength(4)
+		expect(s.users).toHaveLength(Object.keys(DEMO_USERS).length)
 		expect(s.users.every((u) => u.confirmed === true)).toBe(true)
 		expect(s.profiles.map((p) => p.username).sort()).toEqual(Object.values(DEMO_USERS).map((u) => u.username).sort())
-		// Every demo coin is in a wallet or a dare's pot: the demo dares moved them through the ledger.
+		// Every demo coin is in a wallet or a dare's pot, but Mia's paid payout: the demo dares and payout moved them through the ledger.
 		const { rows: held } = await getDb().query<{ coins: string }>(
 			`select (select sum(balance) from public.wallets) + (select coalesce(sum(balance), 0) from ledger.accounts where kind = 'pot') as coins`,
 		)
-		expect(Number(held[0]!.coins)).toBe(4 * DEMO_BALANCE)
+		expect(Number(held[0]!.coins)).toBe(Object.values(DEMO_COINS).reduce((a, b) => a + b, 0) - DEMO_PAYOUT_COINS)
 		expect((await getDb().query('select * from ledger.check()')).rows).toEqual([])
+		// Mia's earnings (docs/product.md §14): some matured, one payout paid, what her live session earned today pending.
+		const { rows: earnings } = await asUser(getDb(), claimsFor(DEMO_USERS.mia.id), (tx) => tx.query('select earned, pending, available, paid_out, blockers from public.my_earnings()'))
+		const figures = earnings[0] as Record<string, unknown>
+		expect({ ...Object.fromEntries(['earned', 'pending', 'available', 'paid_out'].map((k) => [k, Number(figures[k])])), blockers: figures.blockers }).toEqual({
+			earned: 4800,
+			pending: 300,
+			available: 2500,
+			paid_out: 2000,
+			blockers: [],
+		})
 		expect(new Set(s.dares.map((d) => d.status))).toEqual(new Set(['open', 'accepted', 'voting', 'completed', 'failed', 'rejected', 'expired']))
 		expect(s.dares).toHaveLength(DEMO_DARES.length)
 		expect(s.creators).toEqual([

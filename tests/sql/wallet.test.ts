@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { expect, test } from 'vitest'
 import { asUser } from '#app/db/as-user.server'
 import type { Database, Queryable } from '#app/db/database.server'
-import { seedDemoData } from '#app/db/seed.server'
+import { DEMO_USERS, seedDemoData } from '#app/db/seed.server'
 import { asCaller } from '#app/modules/wallet/as-caller.server'
 import { claimsFor, createAuthUser, describeEachDatabase, openConnection, rejectionOf } from '#tests/support/databases'
 import { fundWallet, ledgerProblems } from '#tests/support/wallet'
@@ -255,7 +255,7 @@ describeEachDatabase('wallet ledger', (getDb, kind) => {
 		await seedDemoData(db)
 		await seedDemoData(db)
 		const { rows } = await db.query<{ n: number }>(`select count(*)::int as n from ledger.transfers where kind = 'demo_grant'`)
-		expect(rows[0]?.n).toBe(4)
+		expect(rows[0]?.n).toBe(Object.keys(DEMO_USERS).length)
 		expect(await ledgerProblems(db)).toEqual([])
 	})
 

@@ -49,6 +49,11 @@ const env = {
 	OPERATOR_EMAIL: 'legal@dareboost.test',
 	// The shop sells through the test checkout on both databases (no Stripe here).
 	TEST_CHECKOUT: 'true',
+	// Creators are paid through the test payouts' stand-in on both databases; a completed
+	// dare's coins may be paid out at once, and a few hundred are enough (payouts.spec.ts).
+	TEST_PAYOUTS: 'true',
+	PAYOUT_HOLD_DAYS: '0',
+	PAYOUT_MIN_COINS: '100',
 }
 delete env.DATABASE_URL
 let cleanup = async () => {}

@@ -92,7 +92,7 @@ export function AppealPage({ decision, lang, failed }: { decision: MyDecision; l
 					</Form>
 				</section>
 			) : (
-				<p className="notice">{APPEALABLE.includes(decision.action) ? t('appeal.too-late') : t('appeal.final')}</p>
+				<p className="notice">{(APPEALABLE as readonly string[]).includes(decision.action) ? t('appeal.too-late') : t('appeal.final')}</p>
 			)}
 			<p className="muted">{t('appeal.other-ways')}</p>
 		</div>

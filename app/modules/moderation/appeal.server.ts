@@ -9,6 +9,7 @@ import { requireViewer } from '#app/modules/account/require-viewer.server'
 import { queryAsViewer } from '#app/utils/db.server'
 import { notFound } from '#app/utils/http'
 import { z } from '#app/utils/zod'
+import type { PayoutDecision } from '#app/modules/payouts/schemas'
 import { parseAppeal, type DecisionAction, type Ground } from './decision-schemas'
 
 type Ctx = Readonly<RouterContextProvider>
@@ -16,7 +17,8 @@ type Ctx = Readonly<RouterContextProvider>
 /** A decision as the user it affected reads it (public.my_decision), with their appeal's progress. */
 export interface MyDecision {
 	id: string
-	action: DecisionAction
+	/** A payout's rejection too (docs/product.md §14.4). */
+	action: DecisionAction | PayoutDecision
 	ground: Ground
 	explanation: string
 	dareDescription: string | null

@@ -7,7 +7,16 @@ import { LOCALE_CODES } from '#app/i18n/locales'
 import type { Mail, MailAdapter } from '#app/platform/types'
 import { claimsFor, describeEachDatabase } from '#tests/support/databases'
 import { liveSession, participant } from '#tests/support/dares'
-import { appealLink, renderAppealOutcome, renderReportOutcome, renderStatementOfReasons, sendDecisionMails, type DecisionRecord, type ModerateResult } from './decision-mail.server'
+import {
+	appealLink,
+	renderAppealOutcome,
+	renderPayoutRejection,
+	renderReportOutcome,
+	renderStatementOfReasons,
+	sendDecisionMails,
+	type DecisionRecord,
+	type ModerateResult,
+} from './decision-mail.server'
 
 const APP = 'https://dareboost.example'
 
@@ -52,6 +61,34 @@ describe('the statement of reasons', () => {
 		expect(renderStatementOfReasons({ ...removal, action: 'suspend_user' }, 'en', APP).text).toContain('you can no longer write dares, boost, vote or run sessions')
 		expect(renderStatementOfReasons({ ...removal, action: 'restrict_payouts' }, 'tr', APP).subject).toBe('Ödemelerini kısıtladık')
 		expect(() => renderStatementOfReasons({ ...removal, action: 'dismiss_report', ground: 'none' }, 'en', APP)).toThrow()
+	})
+})
+
+describe('the statement of reasons of a rejected payout (docs/product.md §14)', () => {
+	const rejection: DecisionRecord = {
+		...removal,
+		action: 'reject_payout',
+		ground: 'spam',
+		explanation: 'The coins came from accounts made to boost your own dares.',
+		dareDescription: null,
+		reported: false,
+		payout: { coins: 25_000, amountMinor: 17_500, currency: 'EUR', requestedAt: new Date('2026-12-01T09:00:00Z') },
+	}
+
+	test.each(LOCALE_CODES)('%s: which payout, its coins back, why, the rule, a person decided, other ways', (locale) => {
+		const mail = renderPayoutRejection(rejection, locale, APP)
+		const coins = { en: '25,000', de: '25.000', es: '25.000', tr: '25.000' }[locale]
+		for (const part of [coins, '175', rejection.explanation, `${APP}/${locale}/terms`, SECTION_6[locale], '21', '2026']) {
+			expect(mail.text, part).toContain(part)
+		}
+		expect(mail.html).toContain(`<html lang="${locale}">`)
+	})
+
+	test('is no other decision’s, and needs its payout', () => {
+		expect(renderPayoutRejection(rejection, 'en', APP).subject).toBe('We did not send your payout')
+		expect(() => renderPayoutRejection({ ...rejection, payout: null }, 'en', APP)).toThrow()
+		expect(() => renderPayoutRejection(removal, 'en', APP)).toThrow()
+		expect(() => renderStatementOfReasons(rejection, 'en', APP)).toThrow()
 	})
 })
 

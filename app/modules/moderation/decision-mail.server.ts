@@ -2,6 +2,8 @@ import type { Queryable } from '#app/db/database.server'
 import { isLocale, LOCALES, type Locale } from '#app/i18n/locales'
 import type { RenderedMail } from '#app/mail/templates.server'
 import type { MailAdapter } from '#app/platform/types'
+import type { PayoutDecision } from '#app/modules/payouts/schemas'
+import { formatCoins, formatPrice } from '#app/modules/shop/format'
 import { APPEALABLE, type DecisionAction, type Ground } from './decision-schemas'
 
 /**
@@ -14,13 +16,15 @@ import { APPEALABLE, type DecisionAction, type Ground } from './decision-schemas
  * four languages, in the register of the app and of app/mail/templates.server.ts
  * (du, tú, sen); the rules cited are the sections of content/legal/terms.*.md
  * (6 content rules, 7 automatic checks, 9 reports, 10 our decisions, 11
- * statement of reasons and appeal).
+ * statement of reasons and appeal). A payout an operator rejects
+ * (docs/product.md §14) is money withheld: its creator gets a statement of
+ * reasons too.
  */
 
 /** A decision as the mails tell it: app_private.moderation_decisions, and for an appeal decision the decision appealed. */
 export interface DecisionRecord {
 	id: string
-	action: DecisionAction
+	action: DecisionAction | PayoutDecision
 	ground: Ground
 	explanation: string
 	dareDescription: string | null
@@ -29,9 +33,13 @@ export interface DecisionRecord {
 	/** Whether a report brought the content to the operators' attention. */
 	reported: boolean
 	appealed: { action: DecisionAction; createdAt: Date } | null
+	/** The payout an approve_payout or reject_payout decided (none for other decisions). */
+	payout?: { coins: number; amountMinor: number; currency: string; requestedAt: Date } | null
 }
 
 type Measure = 'remove_dare' | 'suspend_user' | 'restrict_payouts'
+/** What an appeal may be about (app_private.appealable): the measures, and a rejected payout (docs/product.md §14.4). */
+type Appealed = Measure | 'reject_payout'
 type Rule = Exclude<Ground, 'none'>
 
 interface DecisionMailStrings {
@@ -51,8 +59,8 @@ interface DecisionMailStrings {
 	otherWaysText: string
 	statementFooter: string
 	/** The measure appealed against, as a phrase inside the appeal outcome's first sentence. */
-	appealedWhat: Record<Measure, string>
-	granted: { subject: string; body: (date: string, what: string) => string; lifted: Record<Measure, string> }
+	appealedWhat: Record<Appealed, string>
+	granted: { subject: string; body: (date: string, what: string) => string; lifted: Record<Appealed, string> }
 	upheld: { subject: string; body: (date: string, what: string) => string }
 	appealByPerson: string
 	theDare: string
@@ -68,6 +76,8 @@ interface DecisionMailStrings {
 	}
 	terms: string
 	'link-fallback': string
+	/** The statement of reasons of a rejected payout. */
+	payoutRejected: { subject: string; body: (requested: string, decided: string, coins: string, money: string) => string; found: string }
 }
 
 const STRINGS: Record<Locale, DecisionMailStrings> = {
@@ -116,6 +126,7 @@ const STRINGS: Record<Locale, DecisionMailStrings> = {
 			remove_dare: 'removing your dare',
 			suspend_user: 'suspending your account',
 			restrict_payouts: 'restricting your payouts',
+			reject_payout: 'not sending your payout',
 		},
 		granted: {
 			subject: 'Your appeal was successful',
@@ -124,6 +135,7 @@ const STRINGS: Record<Locale, DecisionMailStrings> = {
 				remove_dare: 'A removed dare is not put back: its boosts had already gone back to the people who boosted it (section 11 of our terms).',
 				suspend_user: 'Your account is no longer suspended: you can write dares, boost, vote and run sessions again.',
 				restrict_payouts: 'Your payouts are no longer restricted.',
+				reject_payout: 'The coins went back to your wallet when the payout was rejected: you can request the payout again on your earnings page.',
 			},
 		},
 		upheld: {
@@ -149,6 +161,12 @@ const STRINGS: Record<Locale, DecisionMailStrings> = {
 		},
 		terms: 'Read the terms',
 		'link-fallback': 'If the button does not work, copy this link into your browser:',
+		payoutRejected: {
+			subject: 'We did not send your payout',
+			body: (requested, decided, coins, money) =>
+				`On ${decided} our team reviewed your payout of ${coins} coins (${money}), requested on ${requested}, and did not send it. The coins are back in your wallet, available for a later payout.`,
+			found: 'Our team checks every creator’s first payout and every large one before it is sent. The decision was taken by a person, not by automated means.',
+		},
 	},
 	de: {
 		statement: {
@@ -198,6 +216,7 @@ const STRINGS: Record<Locale, DecisionMailStrings> = {
 			remove_dare: 'dein Dare zu entfernen',
 			suspend_user: 'dein Konto zu sperren',
 			restrict_payouts: 'deine Auszahlungen einzuschränken',
+			reject_payout: 'deine Auszahlung nicht zu senden',
 		},
 		granted: {
 			subject: 'Dein Einspruch hatte Erfolg',
@@ -206,6 +225,7 @@ const STRINGS: Record<Locale, DecisionMailStrings> = {
 				remove_dare: 'Ein entferntes Dare wird nicht wiederhergestellt: Seine Coins sind schon an alle zurückgegangen, die es geboostet haben (Abschnitt 11 unserer Nutzungsbedingungen).',
 				suspend_user: 'Dein Konto ist nicht mehr gesperrt: Du kannst wieder Dares schreiben, boosten, abstimmen und Sessions starten.',
 				restrict_payouts: 'Deine Auszahlungen sind nicht mehr eingeschränkt.',
+				reject_payout: 'Die Coins sind schon bei der Ablehnung in dein Wallet zurückgegangen: Du kannst die Auszahlung auf deiner Einnahmen-Seite erneut anfordern.',
 			},
 		},
 		upheld: {
@@ -232,6 +252,12 @@ const STRINGS: Record<Locale, DecisionMailStrings> = {
 		},
 		terms: 'Nutzungsbedingungen lesen',
 		'link-fallback': 'Falls der Button nicht funktioniert, kopiere diesen Link in deinen Browser:',
+		payoutRejected: {
+			subject: 'Wir haben deine Auszahlung nicht überwiesen',
+			body: (requested, decided, coins, money) =>
+				`Am ${decided} hat unser Team deine Auszahlung von ${coins} Coins (${money}) vom ${requested} geprüft und nicht überwiesen. Die Coins sind wieder in deiner Wallet und stehen für eine spätere Auszahlung bereit.`,
+			found: 'Unser Team prüft die erste Auszahlung jedes Creators und jede große Auszahlung, bevor sie rausgeht. Die Entscheidung hat ein Mensch getroffen, kein automatisiertes Verfahren.',
+		},
 	},
 	es: {
 		statement: {
@@ -280,6 +306,7 @@ const STRINGS: Record<Locale, DecisionMailStrings> = {
 			remove_dare: 'retirar tu reto',
 			suspend_user: 'suspender tu cuenta',
 			restrict_payouts: 'restringir tus pagos',
+			reject_payout: 'no enviar tu pago',
 		},
 		granted: {
 			subject: 'Tu reclamación ha prosperado',
@@ -288,6 +315,7 @@ const STRINGS: Record<Locale, DecisionMailStrings> = {
 				remove_dare: 'Un reto retirado no se vuelve a publicar: sus impulsos ya volvieron a quienes lo impulsaron (sección 11 de nuestras condiciones).',
 				suspend_user: 'Tu cuenta ya no está suspendida: puedes volver a escribir retos, impulsar, votar e iniciar sesiones en directo.',
 				restrict_payouts: 'Tus pagos ya no están restringidos.',
+				reject_payout: 'Las monedas volvieron a tu monedero cuando se rechazó el pago: puedes volver a solicitarlo en tu página de ganancias.',
 			},
 		},
 		upheld: {
@@ -313,6 +341,12 @@ const STRINGS: Record<Locale, DecisionMailStrings> = {
 		},
 		terms: 'Leer las condiciones',
 		'link-fallback': 'Si el botón no funciona, copia este enlace en tu navegador:',
+		payoutRejected: {
+			subject: 'No hemos enviado tu pago',
+			body: (requested, decided, coins, money) =>
+				`El ${decided}, nuestro equipo revisó tu pago de ${coins} monedas (${money}), solicitado el ${requested}, y no lo envió. Las monedas han vuelto a tu monedero y están disponibles para un pago posterior.`,
+			found: 'Nuestro equipo revisa el primer pago de cada creador y todos los pagos grandes antes de enviarlos. La decisión la tomó una persona, no un sistema automatizado.',
+		},
 	},
 	tr: {
 		statement: {
@@ -361,6 +395,7 @@ const STRINGS: Record<Locale, DecisionMailStrings> = {
 			remove_dare: 'meydan okumanın kaldırılması',
 			suspend_user: 'hesabının askıya alınması',
 			restrict_payouts: 'ödemelerinin kısıtlanması',
+			reject_payout: 'ödemenin gönderilmemesi',
 		},
 		granted: {
 			subject: 'İtirazın kabul edildi',
@@ -369,6 +404,7 @@ const STRINGS: Record<Locale, DecisionMailStrings> = {
 				remove_dare: 'Kaldırılan bir meydan okuma geri getirilmez: Jetonları zaten onu destekleyenlere geri döndü (kullanım koşullarımızın 11. bölümü).',
 				suspend_user: 'Hesabın artık askıda değil: Yeniden meydan okuma yazabilir, destekleyebilir, oy verebilir ve canlı oturum başlatabilirsin.',
 				restrict_payouts: 'Ödemelerin artık kısıtlı değil.',
+				reject_payout: 'Ödeme reddedildiğinde jetonlar cüzdanına geri döndü: Ödemeyi kazançlar sayfandan yeniden isteyebilirsin.',
 			},
 		},
 		upheld: {
@@ -394,10 +430,20 @@ const STRINGS: Record<Locale, DecisionMailStrings> = {
 		},
 		terms: 'Kullanım koşullarını oku',
 		'link-fallback': 'Düğme çalışmazsa bu bağlantıyı tarayıcına kopyala:',
+		payoutRejected: {
+			subject: 'Ödemeni göndermedik',
+			body: (requested, decided, coins, money) =>
+				`${decided} tarihinde ekibimiz, ${requested} tarihinde istediğin ${coins} jetonluk (${money}) ödemeni inceledi ve göndermedi. Jetonlar cüzdanına geri döndü; daha sonraki bir ödeme için kullanılabilir.`,
+			found: 'Ekibimiz her yayıncının ilk ödemesini ve tüm büyük ödemeleri gönderilmeden önce kontrol eder. Kararı otomatik bir sistem değil, bir insan verdi.',
+		},
 	},
 }
 
-const isMeasure = (action: DecisionAction | undefined): action is Measure => action !== undefined && (APPEALABLE as readonly string[]).includes(action)
+const isMeasure = (action: DecisionAction | PayoutDecision | undefined): action is Measure =>
+	action !== undefined && action !== 'reject_payout' && (APPEALABLE as readonly string[]).includes(action)
+
+const isAppealed = (action: DecisionAction | PayoutDecision | undefined): action is Appealed =>
+	action !== undefined && (APPEALABLE as readonly string[]).includes(action)
 
 function formatDate(locale: Locale, at: Date): string {
 	const tag = LOCALES.find((l) => l.code === locale)!.language
@@ -465,11 +511,37 @@ export function renderStatementOfReasons(decision: DecisionRecord, locale: Local
 	return compose(locale, what.subject, parts, s.statementFooter, s['link-fallback'])
 }
 
+/**
+ * The statement of reasons to a creator whose payout an operator rejected:
+ * which payout, that its coins are back, why, which rule, that a person
+ * decided, and where to turn.
+ */
+export function renderPayoutRejection(decision: DecisionRecord, locale: Locale, appUrl: string): RenderedMail {
+	const s = STRINGS[locale]
+	const payout = decision.payout
+	if (decision.action !== 'reject_payout' || !payout) throw new Error(`no payout rejection for ${decision.action}`)
+	const tag = LOCALES.find((l) => l.code === locale)!.language
+	const body = s.payoutRejected.body(
+		formatDate(locale, payout.requestedAt),
+		formatDate(locale, decision.createdAt),
+		formatCoins(tag, payout.coins),
+		formatPrice(tag, payout.amountMinor, payout.currency),
+	)
+	const parts: Part[] = [{ text: body }, { title: s.why, text: decision.explanation }]
+	if (decision.ground !== 'none') {
+		parts.push({ title: s.rule, text: s.ruleText(s.grounds[decision.ground]), link: { url: termsLink(appUrl, locale), label: s.terms } })
+	}
+	parts.push({ title: s.found, text: s.payoutRejected.found })
+	parts.push({ title: s.appeal, text: s.appealText, link: { url: appealLink(appUrl, locale, decision.id), label: s.appealAction, button: true } })
+	parts.push({ title: s.otherWays, text: s.otherWaysText })
+	return compose(locale, s.payoutRejected.subject, parts, s.statementFooter, s['link-fallback'])
+}
+
 /** The outcome of an appeal, to the user who made it. */
 export function renderAppealOutcome(decision: DecisionRecord, locale: Locale, appUrl: string): RenderedMail {
 	const s = STRINGS[locale]
 	const appealed = decision.appealed
-	if (!appealed || !isMeasure(appealed.action) || (decision.action !== 'appeal_granted' && decision.action !== 'appeal_upheld')) {
+	if (!appealed || !isAppealed(appealed.action) || (decision.action !== 'appeal_granted' && decision.action !== 'appeal_upheld')) {
 		throw new Error(`no appeal outcome for ${decision.action}`)
 	}
 	const date = formatDate(locale, appealed.createdAt)
@@ -521,7 +593,7 @@ export interface ModerateResult {
 export async function readDecision(db: Queryable, decisionId: string): Promise<{ decision: DecisionRecord; reporters: Array<{ email: string; language: Locale }> } | null> {
 	const { rows } = await db.query<{
 		id: string
-		action: DecisionAction
+		action: DecisionAction | PayoutDecision
 		ground: Ground
 		explanation: string
 		dare_description: string | null
@@ -530,11 +602,17 @@ export async function readDecision(db: Queryable, decisionId: string): Promise<{
 		report_id: string | null
 		appealed_action: DecisionAction | null
 		appealed_at: Date | string | null
+		payout_coins: number | null
+		payout_amount_minor: number | null
+		payout_currency: string | null
+		payout_created_at: Date | string | null
 	}>(
 		`select m.id, m.action, m.ground, m.explanation, m.dare_description, m.automated_detection, m.created_at, m.report_id,
-			a.action as appealed_action, a.created_at as appealed_at
+			a.action as appealed_action, a.created_at as appealed_at,
+			p.coins as payout_coins, p.amount_minor as payout_amount_minor, p.currency as payout_currency, p.created_at as payout_created_at
 		 from app_private.moderation_decisions m
 		 left join app_private.moderation_decisions a on a.id = m.appeal_of
+		 left join ledger.payouts p on p.id = m.payout_id
 		 where m.id = $1`,
 		[decisionId],
 	)
@@ -563,6 +641,10 @@ export async function readDecision(db: Queryable, decisionId: string): Promise<{
 			createdAt: new Date(row.created_at),
 			reported: row.report_id !== null,
 			appealed: row.appealed_action && row.appealed_at ? { action: row.appealed_action, createdAt: new Date(row.appealed_at) } : null,
+			payout:
+				row.payout_coins !== null && row.payout_amount_minor !== null && row.payout_currency && row.payout_created_at
+					? { coins: row.payout_coins, amountMinor: row.payout_amount_minor, currency: row.payout_currency, requestedAt: new Date(row.payout_created_at) }
+					: null,
 		},
 		reporters: reporters.map((r) => ({ email: r.email, language: isLocale(r.language) ? r.language : 'en' })),
 	}
@@ -595,11 +677,13 @@ export async function sendDecisionMails(
 		const locale = isLocale(result.subject_language) ? result.subject_language : 'en'
 		if (isMeasure(decision.action)) {
 			sends.push({ to: result.subject_email, kind: 'statement-of-reasons', render: () => renderStatementOfReasons(decision, locale, appUrl) })
+		} else if (decision.action === 'reject_payout' && decision.payout) {
+			sends.push({ to: result.subject_email, kind: 'statement-of-reasons', render: () => renderPayoutRejection(decision, locale, appUrl) })
 		} else if (decision.action === 'appeal_granted' || decision.action === 'appeal_upheld') {
 			sends.push({ to: result.subject_email, kind: 'appeal-outcome', render: () => renderAppealOutcome(decision, locale, appUrl) })
 		}
 	}
-	if (TOLD_TO_REPORTERS.includes(decision.action)) {
+	if ((TOLD_TO_REPORTERS as readonly string[]).includes(decision.action)) {
 		for (const reporter of reporters) {
 			sends.push({ to: reporter.email, kind: 'report-outcome', render: () => renderReportOutcome(decision, reporter.language, appUrl) })
 		}

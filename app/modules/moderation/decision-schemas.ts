@@ -28,8 +28,9 @@ export const ACTIONS_BY_KIND: Record<ItemKind, readonly DecisionAction[]> = {
 /** Decisions that take no measure against anyone: no rule was broken, so their ground is 'none'. */
 export const NO_MEASURE: readonly DecisionAction[] = ['dismiss_report', 'approve_dare', 'appeal_granted']
 
-/** Decisions the affected user may appeal (public.my_decision's appealable), once within six months. */
-export const APPEALABLE: readonly DecisionAction[] = ['remove_dare', 'suspend_user', 'restrict_payouts']
+/** Decisions the affected user may appeal (app_private.appealable), once within six months: a rejected payout too (docs/product.md §14.4). */
+export const APPEALABLE = ['remove_dare', 'suspend_user', 'restrict_payouts', 'reject_payout'] as const
+export type AppealableAction = (typeof APPEALABLE)[number]
 
 export const MODERATION_LIMITS = { explanation: 2000, statement: 2000 } as const
 

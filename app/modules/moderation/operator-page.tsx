@@ -5,14 +5,17 @@ import { PageTitle } from '#app/components/page-title'
 import { translateError } from '#app/i18n/errors'
 import type { Locale } from '#app/i18n/locales'
 import { useTranslation } from '#app/i18n/translation'
+import { PAYOUT_DECISIONS, type PayoutDecision } from '#app/modules/payouts/schemas'
+import { formatCoins, formatPrice } from '#app/modules/shop/format'
 import { ACTIONS_BY_KIND, GROUNDS, MODERATION_LIMITS, NO_MEASURE, type DecisionAction, type DecisionFormError, type ItemKind } from './decision-schemas'
-import type { DecisionActionData, OpenAppeal, QueueItem } from './operator.server'
+import type { DecisionActionData, OpenAppeal, PayoutAwaitingReview, QueueItem } from './operator.server'
 import { formatWhen } from './when'
 
 /**
  * The operators' console (/{lang}/operator, docs/product.md §13.3): open
- * reports and held dares, then open appeals, oldest first, each with what an
- * operator needs to judge it and a decision form. The forms are plain posts
+ * reports and held dares, the payouts waiting for review (§14), then open
+ * appeals, oldest first, each with what an operator needs to judge it and a
+ * decision form. The forms are plain posts
  * (the page reads itself again after each decision, with a toast); with
  * JavaScript, choosing a decision that breaks no rule picks "No rule broken"
  * for the operator.
@@ -20,11 +23,13 @@ import { formatWhen } from './when'
 export function OperatorConsole({
 	queue,
 	appeals,
+	payouts,
 	lang,
 	failed,
 }: {
 	queue: QueueItem[]
 	appeals: OpenAppeal[]
+	payouts: PayoutAwaitingReview[]
 	lang: Locale
 	failed: DecisionActionData | null
 }) {
@@ -45,6 +50,20 @@ export function OperatorConsole({
 						{queue.map((item) => (
 							<li key={`${item.kind}-${item.id}`}>
 								<QueueCard item={item} lang={lang} failed={failed?.target === item.id ? failed : null} />
+							</li>
+						))}
+					</ol>
+				)}
+			</section>
+			<section className="moderation__section" aria-labelledby="moderation-payouts">
+				<h2 id="moderation-payouts">{t('operator.payouts-title', { count: payouts.length })}</h2>
+				{payouts.length === 0 ? (
+					<p className="empty">{t('operator.payouts-empty')}</p>
+				) : (
+					<ol className="moderation__list">
+						{payouts.map((payout) => (
+							<li key={payout.id}>
+								<PayoutCard payout={payout} lang={lang} failed={failed?.target === payout.id ? failed : null} />
 							</li>
 						))}
 					</ol>
@@ -153,6 +172,123 @@ function AppealCard({ appeal, lang, failed }: { appeal: OpenAppeal; lang: Locale
 			</dl>
 			<DecisionForm kind="appeal" target={appeal.decisionId} titleId={titleId} failed={failed} />
 		</article>
+	)
+}
+
+/** A creator's payout waiting for review: who, how much, their history with payouts, and approve or reject. */
+function PayoutCard({ payout, lang, failed }: { payout: PayoutAwaitingReview; lang: Locale; failed: DecisionActionData | null }) {
+	const { t } = useTranslation()
+	const titleId = `item-${payout.id}`
+	const money = formatPrice(lang, payout.amountMinor, payout.currency)
+	return (
+		<article className="card moderation-item" aria-labelledby={titleId}>
+			<header className="moderation-item__header">
+				<span className="moderation-item__kind moderation-item__kind--payout">{t('operator.kind-payout')}</span>
+				<h3 id={titleId}>{t('operator.payout-title', { user: payout.username ?? t('operator.unknown-person'), money })}</h3>
+				<time className="moderation-item__when" dateTime={payout.createdAt}>
+					{formatWhen(lang, payout.createdAt)}
+				</time>
+			</header>
+			<dl className="moderation__facts">
+				<dt>{t('operator.payout-coins')}</dt>
+				<dd>{formatCoins(lang, payout.coins)}</dd>
+				<dt>{t('operator.payout-history')}</dt>
+				<dd>{payout.firstPayout ? t('operator.payout-history-first') : t('operator.payout-history-paid')}</dd>
+				<dt>{t('operator.payout-earned')}</dt>
+				<dd>{formatCoins(lang, payout.earned)}</dd>
+				<dt>{t('operator.payout-country')}</dt>
+				<dd>{payout.accountCountry ?? t('operator.payout-country-none')}</dd>
+			</dl>
+			<PayoutDecisionForm target={payout.id} titleId={titleId} failed={failed} />
+		</article>
+	)
+}
+
+/**
+ * Approve or reject a payout. A rejection needs the rule it rests on and an
+ * explanation, which the creator reads in the statement of reasons; with
+ * JavaScript, choosing "approve" picks "No rule broken" (the server takes
+ * an approval's ground as that in any case).
+ */
+function PayoutDecisionForm({ target, titleId, failed }: { target: string; titleId: string; failed: DecisionActionData | null }) {
+	const { t, i18n } = useTranslation()
+	const navigation = useNavigation()
+	const [action, setAction] = useState(failed?.values.action ?? '')
+	const [ground, setGround] = useState(failed?.values.ground ?? '')
+	const id = `decide-${target}`
+	const choose = (next: PayoutDecision) => {
+		setAction(next)
+		if (next === 'approve_payout') setGround('none')
+		else if (ground === 'none') setGround('')
+	}
+	const pending = navigation.state === 'submitting' && navigation.formData?.get('target') === target
+	const errorId = failed ? `${id}-error` : undefined
+	const groundInvalid = failed?.error === 'operator.ground-needed'
+	const explanationInvalid = failed?.error === 'error-decision-explanation-required'
+	return (
+		<Form method="post" className="decision stack" aria-labelledby={`${id}-name ${titleId}`} preventScrollReset>
+			<span id={`${id}-name`} hidden>
+				{t('operator.decide-title')}
+			</span>
+			<input type="hidden" name="kind" value="payout" />
+			<input type="hidden" name="target" value={target} />
+			<fieldset className="decision__actions" aria-describedby={failed?.error === 'error-invalid-decision' ? errorId : undefined}>
+				<legend>{t('operator.action')}</legend>
+				{PAYOUT_DECISIONS.map((choice) => (
+					<label key={choice} className="decision__choice">
+						<input type="radio" name="action" value={choice} required checked={action === choice} onChange={() => choose(choice)} />
+						<span>{t(`operator.payout-actions.${choice}`)}</span>
+					</label>
+				))}
+			</fieldset>
+			<div className="field">
+				<label htmlFor={`${id}-ground`}>{t('operator.ground')}</label>
+				<select
+					id={`${id}-ground`}
+					name="ground"
+					required
+					value={ground}
+					onChange={(event) => setGround(event.currentTarget.value)}
+					aria-invalid={groundInvalid || undefined}
+					aria-describedby={[groundInvalid ? errorId : null, `${id}-ground-hint`].filter(Boolean).join(' ')}
+				>
+					<option value="">{t('operator.ground-choose')}</option>
+					{GROUNDS.map((g) => (
+						<option key={g} value={g}>
+							{t(`operator.grounds.${g}`)}
+						</option>
+					))}
+					<option value="none">{t('operator.grounds.none')}</option>
+				</select>
+				<p id={`${id}-ground-hint`} className="field__hint">
+					{t('operator.payout-ground-hint')}
+				</p>
+			</div>
+			<div className="field">
+				<label htmlFor={`${id}-explanation`}>{t('operator.explanation')}</label>
+				<textarea
+					id={`${id}-explanation`}
+					name="explanation"
+					required
+					maxLength={MODERATION_LIMITS.explanation}
+					rows={4}
+					defaultValue={failed?.values.explanation}
+					aria-invalid={explanationInvalid || undefined}
+					aria-describedby={[explanationInvalid ? errorId : null, `${id}-explanation-hint`].filter(Boolean).join(' ')}
+				/>
+				<p id={`${id}-explanation-hint`} className="field__hint">
+					{t('operator.payout-explanation-hint', { max: new Intl.NumberFormat(i18n.language).format(MODERATION_LIMITS.explanation) })}
+				</p>
+			</div>
+			{failed ? (
+				<p id={errorId} className="form-errors" role="alert">
+					{formError(t, failed.error, i18n.language)}
+				</p>
+			) : null}
+			<div>
+				<SubmitButton pending={pending}>{t('operator.submit')}</SubmitButton>
+			</div>
+		</Form>
 	)
 }
 

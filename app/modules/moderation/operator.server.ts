@@ -7,6 +7,8 @@ import { getInstance } from '#app/i18n/i18next.server'
 import type { Locale } from '#app/i18n/locales'
 import { queryAsViewer } from '#app/utils/db.server'
 import { notFound } from '#app/utils/http'
+import { sendApproved } from '#app/modules/payouts/earnings.server'
+import { parsePayoutDecision, type PayoutDecision } from '#app/modules/payouts/schemas'
 import { parseDecision, type DecisionAction, type DecisionFormError, type Ground, type ItemKind } from './decision-schemas'
 import { sendDecisionMails, type ModerateResult } from './decision-mail.server'
 
@@ -45,6 +47,22 @@ export interface OpenAppeal {
 	createdAt: string
 }
 
+/** One entry of public.payouts_awaiting_review(): a creator's payout waiting for an operator (docs/product.md §14). */
+export interface PayoutAwaitingReview {
+	id: string
+	userId: string
+	username: string | null
+	coins: number
+	amountMinor: number
+	currency: string
+	createdAt: string
+	/** No payout of theirs was paid yet. */
+	firstPayout: boolean
+	/** Everything completed dares ever paid them. */
+	earned: number
+	accountCountry: string | null
+}
+
 /** A decision form the server refused before asking the database: shown at its item with what was typed. */
 export type DecisionActionData = {
 	target: string
@@ -58,7 +76,10 @@ export type DecisionActionData = {
  * operator (public.moderation_queue refuses with error-not-operator, also an
  * operator who has not proved their second factor), get the app's 404.
  */
-export async function loadOperatorConsole(request: Request, context: Ctx): Promise<{ queue: QueueItem[]; appeals: OpenAppeal[] }> {
+export async function loadOperatorConsole(
+	request: Request,
+	context: Ctx,
+): Promise<{ queue: QueueItem[]; appeals: OpenAppeal[]; payouts: PayoutAwaitingReview[] }> {
 	if (!context.get(viewerContext)) notFound(request)
 	try {
 		return await queryAsViewer(context, async (tx) => {
@@ -90,6 +111,18 @@ export async function loadOperatorConsole(request: Request, context: Ctx): Promi
 				statement: string
 				created_at: Date | string
 			}>('select * from public.moderation_appeals_open()')
+			const payouts = await tx.query<{
+				id: string
+				user_id: string
+				username: string | null
+				coins: number
+				amount_minor: number
+				currency: string
+				created_at: Date | string
+				first_payout: boolean
+				earned: number | null
+				account_country: string | null
+			}>('select * from public.payouts_awaiting_review()')
 			return {
 				queue: queue.rows.map((r) => ({
 					kind: r.kind,
@@ -119,6 +152,18 @@ export async function loadOperatorConsole(request: Request, context: Ctx): Promi
 					statement: r.statement,
 					createdAt: new Date(r.created_at).toISOString(),
 				})),
+				payouts: payouts.rows.map((r) => ({
+					id: r.id,
+					userId: r.user_id,
+					username: r.username,
+					coins: r.coins,
+					amountMinor: r.amount_minor,
+					currency: r.currency,
+					createdAt: new Date(r.created_at).toISOString(),
+					firstPayout: r.first_payout,
+					earned: r.earned ?? 0,
+					accountCountry: r.account_country,
+				})),
 			}
 		})
 	} catch (error) {
@@ -128,7 +173,7 @@ export async function loadOperatorConsole(request: Request, context: Ctx): Promi
 }
 
 /** The toast of a decision taken. */
-const DECIDED: Record<DecisionAction, string> = {
+const DECIDED: Record<DecisionAction | PayoutDecision, string> = {
 	remove_dare: 'operator.decided-remove',
 	dismiss_report: 'operator.decided-dismiss',
 	approve_dare: 'operator.decided-approve',
@@ -136,13 +181,16 @@ const DECIDED: Record<DecisionAction, string> = {
 	restrict_payouts: 'operator.decided-restrict',
 	appeal_upheld: 'operator.decided-upheld',
 	appeal_granted: 'operator.decided-granted',
+	approve_payout: 'operator.decided-approve-payout',
+	reject_payout: 'operator.decided-reject-payout',
 }
 
 /**
  * A decision form (with or without JavaScript): public.moderate as the
  * viewer, which checks every rule (operator, action, ground, explanation,
- * the report or appeal still open); then, once it is committed, its mails
- * (decision-mail.server.ts). Answered with a toast on the console; a form
+ * the report, appeal or payout still open); then, once it is committed, its
+ * mails (decision-mail.server.ts), and an approved payout goes to the
+ * payment provider. Answered with a toast on the console; a form
  * refused before the database was asked comes back with what was typed.
  */
 export async function decide(request: Request, context: Ctx, lang: Locale) {
@@ -150,7 +198,8 @@ export async function decide(request: Request, context: Ctx, lang: Locale) {
 	const here = `/${lang}/operator`
 	const { t, language } = getInstance(context)
 	const formData = await request.formData()
-	const parsed = parseDecision(formData)
+	// A payout waiting for review has a form of its own (approve or reject); every other item, parseDecision's.
+	const parsed = formData.get('kind') === 'payout' ? parsePayoutDecision(formData) : parseDecision(formData)
 	if (!parsed.ok) {
 		const field = (name: string) => String(formData.get(name) ?? '')
 		return data<DecisionActionData>(
@@ -172,8 +221,10 @@ export async function decide(request: Request, context: Ctx, lang: Locale) {
 		return redirectWithError(here, translateError(t, appError?.code ?? 'error-unknown', language))
 	}
 	if (result) {
-		const { db, platform, env } = context.get(servicesContext)
-		await sendDecisionMails({ db, mail: platform.mail, appUrl: env.APP_URL }, result)
+		const services = context.get(servicesContext)
+		await sendDecisionMails({ db: services.db, mail: services.platform.mail, appUrl: services.env.APP_URL }, result)
+		// An approved payout goes to the payment provider now (or in its next round, if this fails).
+		if (action === 'approve_payout') await sendApproved(services)
 	}
 	return redirectWithSuccess(here, t(DECIDED[action]))
 }

@@ -6,6 +6,7 @@ import type { Viewer } from '#app/modules/account/types'
 import { asCaller } from '#app/modules/wallet/as-caller.server'
 import { checkoutLocale, stripeClient } from './stripe.server'
 import { purchases } from '#app/metrics.server'
+import { handleTransferReversed, refreshAccountByExternalId } from '#app/modules/payouts/stripe-connect.server'
 
 /** How the shop takes payment: Stripe Checkout, the test checkout, or not at all. */
 export type CheckoutMode = 'stripe' | 'test' | 'closed'
@@ -119,38 +120,93 @@ export async function buyPack(
 	}
 }
 
-export type WebhookOutcome = { status: 200 | 400; body: { received: boolean; error?: string } }
+export type WebhookOutcome = { status: 200 | 400 | 500; body: { received: boolean; error?: string } }
+
+const RECEIVED: WebhookOutcome = { status: 200, body: { received: true } }
 
 /**
- * The Stripe webhook: verifies the signature over the raw body, then credits
- * the purchase of a completed Checkout session exactly once (a replayed or
- * retried event finds it completed). Unknown sessions and other events are
- * acknowledged so Stripe stops retrying them; they are logged.
+ * The Stripe webhook (docs/decisions/019-stripe-checkout.md,
+ * 052-stripe-connect-payouts.md). Verifies the signature over the raw body
+ * with the official SDK, then:
+ *  - checkout.session.completed / async_payment_succeeded: credits the
+ *    purchase exactly once (a replayed or retried event finds it completed)
+ *    and records its payment intent, which a later dispute names;
+ *  - charge.dispute.created / closed: takes the disputed coins back from the
+ *    buyer, and gives them back when the platform wins (docs/product.md §14.6);
+ *  - transfer.reversed: a payout still under way returns its coins (ADR 052);
+ *  - account.updated, and the thin events of Accounts v2 (a second event
+ *    destination, signed with STRIPE_ACCOUNTS_WEBHOOK_SECRET): the creator's
+ *    payout account is read again and saved.
+ * Unknown objects and other events are acknowledged so Stripe stops
+ * retrying them; they are logged. A bad signature is 400 and changes nothing;
+ * a failure to read from Stripe is 500, so Stripe delivers the event again.
  */
 export async function handleStripeWebhook(
 	services: AppServices,
 	rawBody: string,
 	signature: string | null,
 ): Promise<WebhookOutcome> {
-	const { env, db } = services
+	const { env } = services
 	const stripe = stripeClient(env)
 	if (!stripe || !env.STRIPE_WEBHOOK_SECRET) return { status: 400, body: { received: false, error: 'not-configured' } }
+	if (isThinEvent(rawBody)) {
+		// Thin events (Accounts v2) come from an event destination of their own, with its own secret.
+		let notification: Stripe.V2.Core.EventNotification
+		try {
+			notification = stripe.parseEventNotification(rawBody, signature ?? '', env.STRIPE_ACCOUNTS_WEBHOOK_SECRET ?? env.STRIPE_WEBHOOK_SECRET)
+		} catch {
+			return { status: 400, body: { received: false, error: 'bad-signature' } }
+		}
+		return handleThinEvent(services, notification)
+	}
 	let event: Stripe.Event
 	try {
 		event = stripe.webhooks.constructEvent(rawBody, signature ?? '', env.STRIPE_WEBHOOK_SECRET)
 	} catch {
 		return { status: 400, body: { received: false, error: 'bad-signature' } }
 	}
-	if (event.type !== 'checkout.session.completed' && event.type !== 'checkout.session.async_payment_succeeded') {
-		return { status: 200, body: { received: true } }
+	switch (event.type) {
+		case 'checkout.session.completed':
+		case 'checkout.session.async_payment_succeeded':
+			await creditCheckoutSession(services, event)
+			return RECEIVED
+		case 'charge.dispute.created':
+			await openDispute(services, event.data.object)
+			return RECEIVED
+		case 'charge.dispute.closed':
+			await closeDispute(services, event.data.object)
+			return RECEIVED
+		case 'transfer.reversed':
+			await handleTransferReversed(services, event.data.object)
+			return RECEIVED
+		case 'account.updated':
+			return refreshPayoutAccount(services, event.data.object.id, event.id)
+		default:
+			return RECEIVED
 	}
+}
+
+/** Whether the (not yet verified) body is a thin event notification; only picks the verifier. */
+function isThinEvent(rawBody: string): boolean {
+	try {
+		return (JSON.parse(rawBody) as { object?: unknown } | null)?.object === 'v2.core.event'
+	} catch {
+		return false
+	}
+}
+
+async function creditCheckoutSession(
+	services: AppServices,
+	event: Stripe.CheckoutSessionCompletedEvent | Stripe.CheckoutSessionAsyncPaymentSucceededEvent,
+) {
 	const session = event.data.object
 	// Delayed payment methods complete the session unpaid; their
 	// async_payment_succeeded event credits them.
-	if (session.payment_status === 'unpaid') return { status: 200, body: { received: true } }
-	const { rows } = await db.query<{ user_id: string; credited: boolean; user_deleted: boolean; balance: number | null }>(
-		'select user_id, credited, user_deleted, balance from ledger.complete_checkout_session($1)',
-		[session.id],
+	if (session.payment_status === 'unpaid') return
+	const paymentIntent = typeof session.payment_intent === 'string' ? session.payment_intent : (session.payment_intent?.id ?? null)
+	const { rows } = await services.db.query<{ user_id: string; credited: boolean; user_deleted: boolean; balance: number | null }>(
+		'select user_id, credited, user_deleted, balance from ledger.complete_checkout_session($1, $2)',
+		[session.id, paymentIntent],
 	)
 	const result = rows[0]
 	if (result?.credited && !result.user_deleted) purchases.inc({ checkout: 'stripe' })
@@ -160,7 +216,68 @@ export async function handleStripeWebhook(
 		console.warn(`stripe webhook: Checkout session ${session.id} was paid by a deleted account; refund it in Stripe`)
 	}
 	// The new balance reaches the buyer's open pages from the ledger's mark (realtime broadcaster).
-	return { status: 200, body: { received: true } }
+}
+
+function paymentIntentOf(dispute: Stripe.Dispute): string | null {
+	return typeof dispute.payment_intent === 'string' ? dispute.payment_intent : (dispute.payment_intent?.id ?? null)
+}
+
+/** A purchase's payment is disputed: its coins come back from the buyer as far as they are there (ledger.open_dispute). */
+async function openDispute(services: AppServices, dispute: Stripe.Dispute) {
+	const paymentIntent = paymentIntentOf(dispute)
+	const { rows } = paymentIntent
+		? await services.db.query<{ user_id: string; coins: number; clawed_back: number; debt: number; opened: boolean }>(
+				'select user_id, coins, clawed_back, debt, opened from ledger.open_dispute($1, $2, $3)',
+				[dispute.id, paymentIntent, dispute.amount],
+			)
+		: { rows: [] }
+	const result = rows[0]
+	if (!result) {
+		console.warn(`stripe webhook: dispute ${dispute.id} names a payment no purchase knows (${paymentIntent ?? 'none'}); acknowledged`)
+	} else if (result.opened) {
+		console.warn(
+			`stripe webhook: dispute ${dispute.id} on a purchase of ${result.user_id}: ${result.clawed_back} of ${result.coins} coins taken back, ${result.debt} owed`,
+		)
+	}
+}
+
+/**
+ * The dispute is decided (ledger.close_dispute): won by the platform (or an
+ * inquiry closed without a chargeback, `warning_closed`) gives the coins
+ * back; lost keeps them taken. Any other status is logged.
+ */
+async function closeDispute(services: AppServices, dispute: Stripe.Dispute) {
+	const won = dispute.status === 'won' || dispute.status === 'warning_closed' ? true : dispute.status === 'lost' ? false : null
+	if (won === null) {
+		console.warn(`stripe webhook: dispute ${dispute.id} closed as ${dispute.status}; the ledger keeps it open`)
+		return
+	}
+	const { rows } = await services.db.query<{ user_id: string; restored: number; changed: boolean }>(
+		'select user_id, restored, changed from ledger.close_dispute($1, $2)',
+		[dispute.id, won],
+	)
+	if (!rows[0]) console.warn(`stripe webhook: dispute ${dispute.id} was closed, but it was never opened here; acknowledged`)
+}
+
+/** The thin events of Accounts v2: any change to a creator's account is read again from Stripe. */
+async function handleThinEvent(services: AppServices, notification: Stripe.V2.Core.EventNotification): Promise<WebhookOutcome> {
+	const related = (notification as { related_object?: { id?: string; type?: string } | null }).related_object
+	if (notification.type.startsWith('v2.core.account') && related?.type === 'v2.core.account' && related.id) {
+		return refreshPayoutAccount(services, related.id, notification.id)
+	}
+	return RECEIVED
+}
+
+async function refreshPayoutAccount(services: AppServices, accountId: string, eventId: string): Promise<WebhookOutcome> {
+	try {
+		const outcome = await refreshAccountByExternalId(services, accountId)
+		if (!outcome.handled) console.warn(`stripe webhook: event ${eventId} for account ${accountId}, which is no creator's here; acknowledged`)
+		return RECEIVED
+	} catch (error) {
+		// Stripe could not be read: a 500 makes Stripe deliver the event again.
+		console.warn(`stripe webhook: reading account ${accountId} for event ${eventId} failed; Stripe will retry`, error)
+		return { status: 500, body: { received: false, error: 'provider-unavailable' } }
+	}
 }
 
 export interface PurchaseHistoryRow {

@@ -3,11 +3,12 @@ import { handleStripeWebhook } from '#app/modules/shop/service.server'
 import type { Route } from './+types/stripe-webhook'
 
 /**
- * Stripe's webhook (checkout.session.completed and
- * checkout.session.async_payment_succeeded): the only thing that credits
- * a Stripe purchase. The signature covers the exact bytes Stripe sent, so the
- * body is read here as raw text, with a limit of its own (Stripe's events are
- * far smaller), never through a body parser.
+ * Stripe's webhook: the only thing that credits a Stripe purchase, and how
+ * disputes, reversed payout transfers and the creators' payout accounts
+ * (thin events of Accounts v2, from a second event destination at this same
+ * path) reach the ledger (handleStripeWebhook). The signature covers the
+ * exact bytes Stripe sent, so the body is read here as raw text, with a limit
+ * of its own (Stripe's events are far smaller), never through a body parser.
  */
 export const WEBHOOK_BODY_LIMIT = 512 * 1024
 

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test'
+import { DEMO_PASSWORD } from '../../../app/db/seed.server'
 import { currentDocumentVersions } from '../../../app/modules/legal/documents.server'
 import { tr, type LANGS } from './i18n'
 import { latestMailLink, uniqueEmail } from './mailbox'
@@ -87,4 +88,17 @@ export async function completeAccount(page: Page, lang: Lang, username: string) 
 		const html = (await response.text()).replace(/&#x27;/g, "'").replace(/&quot;/g, '"').replace(/&amp;/g, '&')
 		expect(html, path).toContain(confirmation)
 	}
+}
+
+/** A demo account signed in by the sign-in form's post, its terms accepted as the dialog posts them (idempotent: the other mode may have done it). */
+export async function signInDemo(page: Page, lang: Lang, email: string) {
+	const origin = new URL(test.info().project.use.baseURL!).origin
+	const signIn = await page.request.post(`/${lang}/login`, { form: { email, password: DEMO_PASSWORD, redirectTo: `/${lang}` }, headers: { origin }, maxRedirects: 0 })
+	expect(signIn.status(), await signIn.text()).toBe(302)
+	const terms = await page.request.post('/api/auth/consent', {
+		form: { type: 'terms_of_service', version: currentDocumentVersions().terms_of_service, redirectTo: `/${lang}` },
+		headers: { origin },
+		maxRedirects: 0,
+	})
+	expect(terms.status(), await terms.text()).toBe(302)
 }
