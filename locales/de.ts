@@ -1018,6 +1018,7 @@ const de = {
 		'error-payout-below-minimum': 'Das ist weniger als die kleinste Auszahlung.',
 		'error-payout-above-available': 'Das ist mehr, als dir zur Verfügung steht.',
 		'error-payout-decided': 'Über diese Auszahlung ist schon entschieden.',
+		'error-payout-own': 'Über deine eigene Auszahlung entscheidest du nicht: Das macht eine andere Person aus dem Team.',
 		'error-payout-not-found': 'Diese Auszahlung gibt es nicht.',
 		'error-payout-country-unsupported': 'In dieses Land können wir nicht auszahlen. Wähle das Land, in dem du lebst, aus der Liste; fehlt es, können wir dort noch nicht auszahlen.',
 	},

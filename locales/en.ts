@@ -1020,6 +1020,7 @@ const en = {
 		'error-payout-below-minimum': 'This is below the smallest payout.',
 		'error-payout-above-available': 'This is more than you have available.',
 		'error-payout-decided': 'This payout has already been decided.',
+		'error-payout-own': 'You cannot decide your own payout: another operator does.',
 		'error-payout-not-found': 'This payout does not exist.',
 		'error-payout-country-unsupported': 'This country is not one we can pay out to. Choose the country you live in from the list; if it is missing, we cannot pay you there yet.',
 	},

@@ -1018,6 +1018,7 @@ const es = {
 		'error-payout-below-minimum': 'Es menos que el pago mínimo.',
 		'error-payout-above-available': 'Es más de lo que tienes disponible.',
 		'error-payout-decided': 'Ya se ha decidido sobre este pago.',
+		'error-payout-own': 'No puedes decidir sobre tu propio pago: lo hace otra persona del equipo.',
 		'error-payout-not-found': 'Este pago no existe.',
 		'error-payout-country-unsupported': 'No podemos pagar a este país. Elige de la lista el país en el que vives; si no aparece, aún no podemos pagarte allí.',
 	},

@@ -1018,6 +1018,7 @@ const tr = {
 		'error-payout-below-minimum': 'Bu, en düşük ödeme tutarının altında.',
 		'error-payout-above-available': 'Bu, kullanılabilir jetonundan fazla.',
 		'error-payout-decided': 'Bu ödeme hakkında zaten karar verildi.',
+		'error-payout-own': 'Kendi ödemen hakkında karar veremezsin: Bunu ekipten başka biri yapar.',
 		'error-payout-not-found': 'Böyle bir ödeme yok.',
 		'error-payout-country-unsupported': 'Bu ülkeye ödeme yapamıyoruz. Yaşadığın ülkeyi listeden seç; listede yoksa oraya henüz ödeme yapamıyoruz.',
 	},

@@ -233,25 +233,28 @@ async function seedDemoPayout(tx: Queryable): Promise<void> {
 /**
  * A completed dare of a past demo session earned its creator coins back then,
  * so that they have matured (docs/product.md §14.1). Transfers are dated by
- * the database when they are made, so this one is written with its date
- * before the dare is resolved: it is the payout transfer resolve_dare would
- * make (the pot less the platform fee, under the same key), and
- * resolve_dare then finds its key used and moves nothing again. Demo data
- * only.
+ * the database when they are made, so this dare's pot is paid out here,
+ * dated when its session ran: the transfers resolve_dare makes (the pot less
+ * the platform fee to the creator, the fee to the fee account, under their
+ * keys), with the cached balance they change. resolve_dare then finds the
+ * pot empty and only marks the dare completed. Demo data only.
  */
 async function backdateEarning(tx: Queryable, dare: string, creator: string, daysAgo: number): Promise<void> {
 	await tx.query(
 		`with pot as (
-		   select a.id, a.balance - (a.balance * s.fee_basis_points) / 10000 as amount
+		   select a.id, a.balance, (a.balance * s.fee_basis_points) / 10000 as fee
 		   from ledger.accounts a cross join ledger.settings s where a.kind = 'pot' and a.dare_id = $1
 		 ),
 		 moved as (
 		   insert into ledger.transfers (from_account, to_account, amount, kind, reference, idempotency_key, created_at)
-		   select pot.id, ledger.wallet_account($2), pot.amount, 'payout', $1::text, 'payout:' || $1::text, now() - make_interval(days => $3)
-		   from pot where pot.amount > 0
-		   returning amount
+		   select pot.id, ledger.wallet_account($2), pot.balance - pot.fee, 'payout', $1::text, 'payout:' || $1::text, now() - make_interval(days => $3)
+		   from pot where pot.balance - pot.fee > 0
+		   union all
+		   select pot.id, ledger.system_account('platform_fee'), pot.fee, 'fee', $1::text, 'fee:' || $1::text, now() - make_interval(days => $3)
+		   from pot where pot.fee > 0
+		   returning kind, amount
 		 )
-		 update public.wallets set balance = balance + moved.amount from moved where id = $2`,
+		 update public.wallets set balance = balance + moved.amount from moved where id = $2 and moved.kind = 'payout'`,
 		[dare, creator, daysAgo],
 	)
 }

@@ -272,6 +272,9 @@ declare
   dispute ledger.disputes;
   taken bigint;
 begin
+  -- The buyer's wallet first, then the dispute: the order of a purchase,
+  -- which locks the wallet and then settles the buyer's disputes.
+  perform 1 from public.wallets w where w.id = (select d.user_id from ledger.disputes d where d.id = p_dispute_id) for update;
   select * into dispute from ledger.disputes d where d.id = p_dispute_id for update;
   if not found then
     return;
@@ -337,6 +340,16 @@ AS $function$
 $function$
 ;
 
+CREATE OR REPLACE FUNCTION ledger.first_payout(p_user uuid)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  select not exists (select 1 from ledger.payouts p where p.user_id = p_user and p.status in ('approved', 'sent', 'paid'));
+$function$
+;
+
 CREATE OR REPLACE FUNCTION ledger.mark_payout_failed(p_payout uuid, p_reason text)
  RETURNS TABLE(changed boolean, user_id uuid, email text, language text)
  LANGUAGE sql
@@ -350,7 +363,7 @@ AS $function$
 $function$
 ;
 
-CREATE OR REPLACE FUNCTION ledger.mark_payout_paid(p_payout uuid)
+CREATE OR REPLACE FUNCTION ledger.mark_payout_paid(p_payout uuid, p_transfer text DEFAULT NULL::text)
  RETURNS boolean
  LANGUAGE plpgsql
  SET search_path TO ''
@@ -362,6 +375,7 @@ begin
   if not found or payout.status not in ('approved', 'sent') then
     return false;
   end if;
+  perform 1 from ledger.accounts a where a.kind in ('payouts', 'world', 'platform_fee') order by a.id for no key update;
   if payout.coins - payout.fee_coins > 0 then
     perform ledger.transfer(ledger.system_account('payouts'), ledger.system_account('world'),
       payout.coins - payout.fee_coins, 'payout_paid', payout.id::text, 'payout-paid:' || payout.id::text);
@@ -370,7 +384,9 @@ begin
     perform ledger.transfer(ledger.system_account('payouts'), ledger.system_account('platform_fee'),
       payout.fee_coins, 'payout_fee', payout.id::text, 'payout-fee:' || payout.id::text);
   end if;
-  update ledger.payouts set status = 'paid', paid_at = now() where id = payout.id;
+  update ledger.payouts set status = 'paid', paid_at = now(),
+    provider_transfer_id = coalesce(provider_transfer_id, p_transfer), sent_at = coalesce(sent_at, now())
+  where id = payout.id;
   return true;
 end;
 $function$
@@ -476,27 +492,47 @@ AS $function$
   account as (
     select a.id from ledger.accounts a where a.kind = 'wallet' and a.user_id = p_user
   ),
+  -- Every transfer in or out of the wallet, signed from its side.
   moves as (
-    select t.kind, t.amount, t.created_at from ledger.transfers t join account a on t.to_account = a.id
-    where t.kind in ('payout', 'payout_return')
+    select t.id, t.kind, t.amount, t.created_at, true as incoming
+    from ledger.transfers t join account a on t.to_account = a.id
     union all
-    select t.kind, t.amount, t.created_at from ledger.transfers t join account a on t.from_account = a.id
-    where t.kind = 'payout_request'
+    select t.id, t.kind, -t.amount, t.created_at, false
+    from ledger.transfers t join account a on t.from_account = a.id
+  ),
+  -- In order: the balance after each transfer, and the running sum of what
+  -- changes the payable figure (matured earnings and returns in, requests out).
+  steps as (
+    select m.*,
+      sum(m.amount) over (order by m.id) as held,
+      sum(case
+        when m.kind = 'payout' and m.incoming and m.created_at <= now() - make_interval(days => st.payout_hold_days) then m.amount
+        when m.kind = 'payout_return' and m.incoming then m.amount
+        when m.kind = 'payout_request' and not m.incoming then m.amount
+        else 0
+      end) over (order by m.id) as payable_sum
+    from moves m cross join settings st
   ),
   sums as (
     select
-      coalesce(sum(m.amount) filter (where m.kind = 'payout'), 0) as earned,
-      coalesce(sum(m.amount) filter (
-        where m.kind = 'payout' and m.created_at > now() - make_interval(days => st.payout_hold_days)
+      coalesce(sum(s.amount) filter (where s.kind = 'payout' and s.incoming), 0) as earned,
+      coalesce(sum(s.amount) filter (
+        where s.kind = 'payout' and s.incoming and s.created_at > now() - make_interval(days => st.payout_hold_days)
       ), 0) as pending,
-      coalesce(sum(m.amount) filter (where m.kind = 'payout_request'), 0)
-        - coalesce(sum(m.amount) filter (where m.kind = 'payout_return'), 0) as requested
-    from settings st left join moves m on true
+      -- The payable figure after the last transfer: the running sum, but after
+      -- any other debit never more than the wallet then held (the fold
+      -- p = min(p + change, held after a debit), in closed form).
+      least(
+        coalesce((select x.payable_sum from steps x order by x.id desc limit 1), 0),
+        coalesce((select x.payable_sum from steps x order by x.id desc limit 1), 0)
+          + coalesce(min(s.held - s.payable_sum) filter (where not s.incoming and s.kind <> 'payout_request'), 0)
+      ) as payable
+    from settings st left join steps s on true
   ),
   figures as (
     select
       coalesce((select w.balance from public.wallets w where w.id = p_user), 0) as balance,
-      s.earned, s.pending, s.requested,
+      s.earned, s.pending, s.payable,
       coalesce((select sum(p.coins) from ledger.payouts p
         where p.user_id = p_user and p.status in ('review', 'approved', 'sent')), 0) as in_payout,
       coalesce((select sum(p.coins) from ledger.payouts p where p.user_id = p_user and p.status = 'paid'), 0) as paid_out,
@@ -510,7 +546,7 @@ AS $function$
     from sums s
   ),
   derived as (
-    select f.*, greatest(0, least(f.balance, f.earned - f.pending - f.requested)) as available
+    select f.*, greatest(0, least(f.balance, f.payable)) as available
     from figures f
   )
   select d.balance::bigint, d.earned::bigint, d.pending::bigint, d.available::bigint, d.in_payout::bigint,
@@ -535,7 +571,11 @@ CREATE OR REPLACE FUNCTION ledger.payouts_to_send(p_limit integer)
 AS $function$
   select p.id, p.user_id, p.coins, p.fee_coins, p.amount_minor, p.currency, p.provider, p.external_account
   from ledger.payouts p
-  where p.status = 'approved'
+  where (p.status = 'approved' or (p.status = 'sent' and p.sent_at < now() - interval '1 minute'))
+    and not exists (
+      select 1 from app_private.account_restrictions r where r.user_id = p.user_id and r.payouts_restricted_at is not null
+    )
+    and not ledger.spending_restricted(p.user_id)
   order by p.created_at
   limit least(greatest(coalesce(p_limit, 20), 1), 500);
 $function$
@@ -745,7 +785,7 @@ CREATE OR REPLACE FUNCTION public.payouts_awaiting_review()
  SET search_path TO ''
 AS $function$
   select p.id, p.user_id, pr.username, p.coins, p.amount_minor, p.currency, p.created_at,
-    not exists (select 1 from ledger.payouts x where x.user_id = p.user_id and x.status = 'paid'),
+    ledger.first_payout(p.user_id),
     (select st.earned from ledger.payout_standing(p.user_id) st),
     pa.country
   from ledger.payouts p
@@ -812,8 +852,7 @@ begin
 
   select * into account from ledger.payout_accounts pa where pa.user_id = caller;
   select * into conversion from ledger.payout_conversion(p_coins);
-  review := p_coins > (select s.payout_review_coins from ledger.settings s)
-    or not exists (select 1 from ledger.payouts p where p.user_id = caller and p.status in ('approved', 'sent', 'paid'));
+  review := p_coins > (select s.payout_review_coins from ledger.settings s) or ledger.first_payout(caller);
 
   insert into ledger.payouts (
     user_id, idempotency_key, coins, fee_coins, amount_minor, currency, cents_per_coin, status, needs_review,
@@ -1314,7 +1353,18 @@ begin
     if payout.status <> 'review' then
       raise exception using message = 'error-payout-decided', errcode = 'P0001';
     end if;
+    -- Nobody reviews their own payout.
+    if payout.user_id = operator then
+      raise exception using message = 'error-payout-own', errcode = 'P0001';
+    end if;
     if p_action = 'approve_payout' then
+      -- Not while the creator's payouts are restricted or a purchase of theirs is disputed.
+      if exists (select 1 from app_private.account_restrictions r where r.user_id = payout.user_id and r.payouts_restricted_at is not null) then
+        raise exception using message = 'error-payouts-restricted', errcode = 'P0001';
+      end if;
+      if ledger.spending_restricted(payout.user_id) then
+        raise exception using message = 'error-spending-restricted', errcode = 'P0001';
+      end if;
       update ledger.payouts set status = 'approved', decided_at = now() where id = payout.id;
     else
       perform ledger.return_payout(payout.id, 'rejected', explanation);
@@ -1443,10 +1493,11 @@ revoke all on function
   ledger.dispute_outstanding(text),
   ledger.payout_standing(uuid),
   ledger.payout_conversion(bigint),
+  ledger.first_payout(uuid),
   ledger.payouts_to_send(integer),
   ledger.payout_by_transfer(text),
   ledger.mark_payout_sent(uuid, text),
-  ledger.mark_payout_paid(uuid),
+  ledger.mark_payout_paid(uuid, text),
   ledger.return_payout(uuid, text, text),
   ledger.mark_payout_failed(uuid, text),
   ledger.open_dispute(text, text, bigint),

@@ -1000,7 +1000,18 @@ begin
     if payout.status <> 'review' then
       raise exception using message = 'error-payout-decided', errcode = 'P0001';
     end if;
+    -- Nobody reviews their own payout.
+    if payout.user_id = operator then
+      raise exception using message = 'error-payout-own', errcode = 'P0001';
+    end if;
     if p_action = 'approve_payout' then
+      -- Not while the creator's payouts are restricted or a purchase of theirs is disputed.
+      if exists (select 1 from app_private.account_restrictions r where r.user_id = payout.user_id and r.payouts_restricted_at is not null) then
+        raise exception using message = 'error-payouts-restricted', errcode = 'P0001';
+      end if;
+      if ledger.spending_restricted(payout.user_id) then
+        raise exception using message = 'error-spending-restricted', errcode = 'P0001';
+      end if;
       update ledger.payouts set status = 'approved', decided_at = now() where id = payout.id;
     else
       perform ledger.return_payout(payout.id, 'rejected', explanation);

@@ -156,6 +156,22 @@ describeEachDatabase('seedDemoData', (getDb) => {
 		expect(s.sessions.find((x) => x.id === DEMO_SESSIONS.luciaEnded.id)?.status).toBe('ended')
 	})
 
+	test('with a platform fee, the past session’s earnings are its pots less the fee, and nothing is left in them', async () => {
+		const db = getDb()
+		await db.query('select ledger.set_platform_fee(1000)')
+		await seedDemoData(db)
+		const { rows } = await db.query<{ kind: string; amount: string }>(
+			`select kind, sum(amount)::text as amount from ledger.transfers where reference = any($1::text[]) and kind in ('payout', 'fee') group by kind order by kind`,
+			[DEMO_DARES.filter((d) => d.session === 'miaEnded').map((d) => d.id)],
+		)
+		expect(rows).toEqual([
+			{ kind: 'fee', amount: '450' },
+			{ kind: 'payout', amount: '4050' },
+		])
+		expect((await db.query(`select count(*)::int as n from ledger.accounts where kind = 'pot' and balance <> 0 and dare_id = any($1::uuid[])`, [DEMO_DARES.filter((d) => d.status === 'completed').map((d) => d.id)])).rows[0]!.n).toBe(0)
+		expect((await db.query('select * from ledger.check()')).rows).toEqual([])
+	})
+
 	test('running it again changes nothing, not even spent balances', async () => {
 		const db = getDb()
 		await seedDemoData(db)

@@ -213,6 +213,47 @@ describeEachDatabase('payouts', (getDb) => {
 		expect(await ledgerProblems(db)).toEqual([])
 	})
 
+	test('coins bought after earnings were spent are never available, whatever the balance', async () => {
+		const db = getDb()
+		await settings(db)
+		const creator = await creatorWith(db, 10000)
+		await db.query(`select ledger.transfer(ledger.wallet_account($1), ledger.pot_account(gen_random_uuid()), 10000, 'boost', null, $2)`, [creator, `t-spend:${randomUUID()}`])
+		await fundWallet(db, creator, 10000)
+		expect(await standing(db, creator)).toMatchObject({ balance: 10000, earned: 10000, available: 0 })
+		expect(await errorOf(request(db, creator, 2000))).toBe('error-payout-above-available')
+		// Earned again afterwards: only that is available.
+		await earn(db, creator, 3000)
+		expect(await standing(db, creator)).toMatchObject({ balance: 13000, available: 3000 })
+		// A rejected request's coins come back as available, not as bought.
+		const op = await operator(db)
+		const asked = await request(db, creator, 3000)
+		expect(await standing(db, creator)).toMatchObject({ balance: 10000, available: 0 })
+		await as(db, op, (tx) => tx.query(`select * from public.moderate('reject_payout', $1, 'other', 'Check the account holder')`, [asked.id]))
+		expect(await standing(db, creator)).toMatchObject({ balance: 13000, available: 3000 })
+	})
+
+	test('no operator approves their own payout, nor one whose creator is restricted or disputed meanwhile; the sender holds those back', async () => {
+		const db = getDb()
+		await settings(db)
+		const op = await operator(db)
+		await db.query('insert into public.creator_profiles (id, twitch_channel) values ($1, $2)', [op, `c_${randomUUID().slice(0, 8)}`])
+		await earn(db, op, 3000)
+		await readyAccount(db, op)
+		const own = await request(db, op, 2000)
+		expect(await errorOf(as(db, op, (tx) => tx.query(`select * from public.moderate('approve_payout', $1, 'none', 'mine')`, [own.id])))).toBe('error-payout-own')
+
+		const creator = await creatorWith(db, 6000)
+		const first = await request(db, creator, 2000)
+		await db.query('insert into app_private.account_restrictions (user_id, payouts_restricted_at) values ($1, now())', [creator])
+		expect(await errorOf(as(db, op, (tx) => tx.query(`select * from public.moderate('approve_payout', $1, 'none', 'fine')`, [first.id])))).toBe('error-payouts-restricted')
+		await db.query('update app_private.account_restrictions set payouts_restricted_at = null where user_id = $1', [creator])
+		await as(db, op, (tx) => tx.query(`select * from public.moderate('approve_payout', $1, 'none', 'fine')`, [first.id]))
+		expect((await db.query('select id from ledger.payouts_to_send(100)')).rows.map((r) => r.id)).toContain(first.id)
+		await db.query('update app_private.account_restrictions set payouts_restricted_at = now() where user_id = $1', [creator])
+		expect((await db.query('select id from ledger.payouts_to_send(100)')).rows.map((r) => r.id)).not.toContain(first.id)
+		expect(await ledgerProblems(db)).toEqual([])
+	})
+
 	test('two requests with one key at once: one payout, the coins moved once', async () => {
 		const db = getDb()
 		await settings(db)

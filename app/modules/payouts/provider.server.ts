@@ -57,7 +57,7 @@ export interface PayoutUser {
 
 /**
  * What sending one payout came to:
- *  - paid: the provider took it and the money left (ledger.mark_payout_sent, then mark_payout_paid);
+ *  - paid: the provider took it and the money left (ledger.mark_payout_paid, with the transfer's id);
  *  - failed: the provider refused it for good; the coins went back to the wallet with `reason`;
  *  - retry: it could not be sent now (the provider did not answer, or answered an error of its
  *    own); it stays approved and the next round sends it again under the same idempotency key.
@@ -194,10 +194,9 @@ export async function savePayoutAccount(db: Queryable, account: PayoutAccount): 
 	])
 }
 
-/** The money left: approved → sent → paid, each step idempotent (a second call changes nothing). */
+/** The money left, with the provider's transfer, in one step (ledger.mark_payout_paid; a second call changes nothing). */
 export async function recordPaid(db: Queryable, payoutId: string, transferId: string): Promise<void> {
-	await db.query('select ledger.mark_payout_sent($1, $2)', [payoutId, transferId])
-	await db.query('select ledger.mark_payout_paid($1)', [payoutId])
+	await db.query('select ledger.mark_payout_paid($1, $2)', [payoutId, transferId])
 }
 
 /** The payout will not be paid: its coins back to the wallet (once), and who to tell. */

@@ -247,7 +247,8 @@ async function openDispute(services: AppServices, dispute: Stripe.Dispute) {
  * back; lost keeps them taken. Any other status is logged.
  */
 async function closeDispute(services: AppServices, dispute: Stripe.Dispute) {
-	const won = dispute.status === 'won' || dispute.status === 'warning_closed' ? true : dispute.status === 'lost' ? false : null
+	// `prevented`: the payment was refunded before it became a chargeback, so what was taken back stays taken.
+	const won = dispute.status === 'won' || dispute.status === 'warning_closed' ? true : dispute.status === 'lost' || dispute.status === 'prevented' ? false : null
 	if (won === null) {
 		console.warn(`stripe webhook: dispute ${dispute.id} closed as ${dispute.status}; the ledger keeps it open`)
 		return
