@@ -623,6 +623,10 @@ CREATE OR REPLACE FUNCTION ledger.save_payout_account(p_user uuid, p_provider te
  LANGUAGE sql
  SET search_path TO ''
 AS $function$
+  -- Two saves of one creator's account at once (two clicks, a click and a
+  -- webhook) run one after the other: at once, the second insert would meet
+  -- the first's external id, which its `on conflict` does not cover.
+  select pg_advisory_xact_lock(hashtext('payout-account'), hashtext(p_user::text));
   insert into ledger.payout_accounts (user_id, provider, external_id, country, status, requirements, disabled_reason)
   values (p_user, p_provider, p_external_id, p_country, p_status, coalesce(p_requirements, '{}'), p_disabled_reason)
   on conflict (user_id) do update set
