@@ -22,6 +22,8 @@ export default defineConfig({
 				extends: true,
 				test: {
 					name: 'unit',
+					// One migrated PGlite data directory for the run, which each file's PGlite starts from.
+					globalSetup: ['./tests/setup/pglite-snapshot.ts'],
 					include: [
 						'app/**/*.test.ts',
 						'app/**/*.test.tsx',

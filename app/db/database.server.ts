@@ -131,12 +131,16 @@ function parseInt8(value: string): number {
 // PGlite
 // ---------------------------------------------------------------------------
 
-/** Open a PGlite database: in the folder `dataDir`, or in memory. */
-export async function createPGliteDatabase(dataDir?: string): Promise<Database> {
+/**
+ * Open a PGlite database: in the folder `dataDir`, or in memory. An in-memory
+ * one may start from `loadDataDir`, a data directory PGlite dumped
+ * (`dumpDataDir`), instead of an empty cluster.
+ */
+export async function createPGliteDatabase(dataDir?: string, options: { loadDataDir?: Blob } = {}): Promise<Database> {
 	const inMemory = dataDir === undefined || dataDir === '' || dataDir.startsWith('memory://')
 	if (!inMemory) await mkdir(dataDir, { recursive: true })
 	const pglite = await PGlite.create({
-		...(inMemory ? {} : { dataDir }),
+		...(inMemory ? { loadDataDir: options.loadDataDir } : { dataDir }),
 		parsers: {
 			[INT8_OID]: (value: string) => parseInt8(value),
 			[INT8_ARRAY_OID]: (value: string) =>
