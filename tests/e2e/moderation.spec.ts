@@ -21,22 +21,10 @@ import { expectToast } from './support/toasts'
 
 const OPERATOR = DEMO_USERS.lucia
 
-/** A browser context of its own, in the project's mode, whose `goto` waits for the page's script to take over (as support/test.ts's page does). */
+/** A browser context of its own, in the project's mode (its `goto` waits for hydration: support/test.ts). */
 async function person(browser: Browser, baseURL: string): Promise<Page> {
 	const context = await browser.newContext({ baseURL, javaScriptEnabled: jsOn(), locale: 'en-US', storageState: DECIDED_STORAGE_STATE })
-	const page = await context.newPage()
-	if (jsOn()) {
-		const goto = page.goto.bind(page)
-		page.goto = async (url, options) => {
-			const response = await goto(url, options)
-			await page
-				.locator('html[data-hydrated]')
-				.waitFor({ state: 'attached', timeout: 10_000 })
-				.catch(() => {})
-			return response
-		}
-	}
-	return page
+	return context.newPage()
 }
 
 /** A dare in the page's list of dares (the creator's view of a live session lists the running ones again, with buttons of its own). */

@@ -22,17 +22,8 @@ const VOTE_SECONDS = 900
 
 async function phone(browser: Browser, baseURL: string, javaScriptEnabled: boolean) {
 	const context = await browser.newContext({ baseURL, javaScriptEnabled, viewport: PHONE, isMobile: true, hasTouch: true, locale: 'en-US', storageState: DECIDED_STORAGE_STATE })
-	const page = await context.newPage()
-	if (javaScriptEnabled) {
-		// As support/test.ts's page does: a tap before the page's script has taken over is a plain post.
-		const goto = page.goto.bind(page)
-		page.goto = async (url, options) => {
-			const response = await goto(url, options)
-			await page.locator('html[data-hydrated]').waitFor({ state: 'attached', timeout: 10_000 }).catch(() => {})
-			return response
-		}
-	}
-	return page
+	// Its `goto` waits for hydration (support/test.ts): a tap before the page's script has taken over is a plain post.
+	return context.newPage()
 }
 
 const balance = (page: Page) => page.getByTestId('wallet-balance')

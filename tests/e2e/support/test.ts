@@ -1,28 +1,58 @@
-import { test as base } from '@playwright/test'
+import { test as base, type Browser, type Page } from '@playwright/test'
 
 export { expect } from '@playwright/test'
 export type { Browser, BrowserContext, Locator, Page, Request, TestInfo } from '@playwright/test'
 
+const waiting = new WeakSet<Page>()
+
 /**
- * Playwright's test, whose `page` waits, after each `goto` with JavaScript on,
- * for the page's script to take over (root.tsx marks <html data-hydrated>):
- * a click before it is a plain link or form post, and under load (CI) a test
- * clicked that soon more than once. A page that never hydrates (a file, an
- * error before the script) is waited for a few seconds at most.
+ * Makes the page's `goto` wait, with JavaScript on, for the page's script to
+ * take over (root.tsx marks <html data-hydrated>): a click before it is a
+ * plain link or form post, and under load (CI) a test clicked that soon more
+ * than once (an operator's radio button checked, then reset by hydration). A
+ * document without a module script (a file, a page a test serves without its
+ * scripts) has nothing to wait for; a page that never hydrates (an error
+ * before the script) is waited for a few seconds at most.
  */
-export const test = base.extend({
-	page: async ({ page, javaScriptEnabled }, provide) => {
-		if (javaScriptEnabled !== false) {
-			const goto = page.goto.bind(page)
-			page.goto = async (url, options) => {
-				const response = await goto(url, options)
-				await page
-					.locator('html[data-hydrated]')
-					.waitFor({ state: 'attached', timeout: 10_000 })
-					.catch(() => {})
-				return response
+function waitForHydrationAfterGoto(page: Page): Page {
+	if (waiting.has(page)) return page
+	waiting.add(page)
+	const goto = page.goto.bind(page)
+	page.goto = async (url, options) => {
+		const response = await goto(url, options)
+		await page
+			.waitForFunction(() => document.documentElement.hasAttribute('data-hydrated') || !document.querySelector('script[type="module"]'), undefined, {
+				timeout: 10_000,
+			})
+			.catch(() => {})
+		return response
+	}
+	return page
+}
+
+/**
+ * Playwright's test, whose pages with JavaScript on wait for hydration after
+ * each `goto` (see above): the `page` fixture's, and those of every context a
+ * test opens itself with `browser.newContext` (another viewer, the operator).
+ */
+export const test = base.extend<object, { browser: Browser }>({
+	browser: [
+		async ({ browser }, provide) => {
+			const newContext = browser.newContext.bind(browser)
+			browser.newContext = async (options) => {
+				const context = await newContext(options)
+				// The `page` fixture's context comes here too, its options set elsewhere: the project says.
+				if ((options?.javaScriptEnabled ?? base.info().project.use.javaScriptEnabled) !== false) {
+					const newPage = context.newPage.bind(context)
+					context.newPage = async () => waitForHydrationAfterGoto(await newPage())
+				}
+				return context
 			}
-		}
-		await provide(page)
+			await provide(browser)
+		},
+		{ scope: 'worker' },
+	],
+	page: async ({ page, javaScriptEnabled }, provide) => {
+		await provide(javaScriptEnabled === false ? page : waitForHydrationAfterGoto(page))
 	},
 })
