@@ -9,8 +9,13 @@ import { sharedRenderContext } from '#app/modules/shared-pages/shared-render.ser
 import { describeError } from '#app/security/log.server'
 import { NonceProvider } from '#app/security/nonce'
 import { requestSecurityContext } from '#app/security/request.server'
+import { stylesheetReader } from '#app/styles/inline.server'
+import { InlineStylesheetProvider } from '#app/styles/stylesheets'
 
 export const streamTimeout = 5_000
+
+/** The page's stylesheets, inline in its HTML (app/styles/stylesheets.tsx). */
+const builtStylesheet = stylesheetReader()
 
 export default function handleRequest(
 	request: Request,
@@ -38,9 +43,11 @@ export default function handleRequest(
 		const readyOption = bot || routerContext.isSpaMode ? 'onAllReady' : 'onShellReady'
 		const { pipe, abort } = renderToPipeableStream(
 			<NonceProvider value={nonce}>
-				<I18nextProvider i18n={getInstance(loadContext)}>
-					<ServerRouter context={routerContext} url={request.url} nonce={nonce} />
-				</I18nextProvider>
+				<InlineStylesheetProvider value={builtStylesheet}>
+					<I18nextProvider i18n={getInstance(loadContext)}>
+						<ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+					</I18nextProvider>
+				</InlineStylesheetProvider>
 			</NonceProvider>,
 			{
 				nonce,

@@ -5,7 +5,8 @@ export type { Browser, BrowserContext, Locator, Page, Request, TestInfo } from '
 
 /**
  * Playwright's test, whose `page` waits, after each `goto` with JavaScript on,
- * for the page's script to take over (root.tsx marks <html data-hydrated>):
+ * for the page's script to take over (the root's HydratedProvider marks
+ * <html data-hydrated>, app/utils/use-hydrated.ts):
  * a click before it is a plain link or form post, and under load (CI) a test
  * clicked that soon more than once. A page that never hydrates (a file, an
  * error before the script) is waited for a few seconds at most.
