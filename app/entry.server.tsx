@@ -1,4 +1,4 @@
-import { PassThrough } from 'node:stream'
+import { PassThrough, pipeline } from 'node:stream'
 import { createReadableStreamFromReadable } from '@react-router/node'
 import { isbot } from 'isbot'
 import { renderToPipeableStream } from 'react-dom/server'
@@ -9,8 +9,14 @@ import { sharedRenderContext } from '#app/modules/shared-pages/shared-render.ser
 import { describeError } from '#app/security/log.server'
 import { NonceProvider } from '#app/security/nonce'
 import { requestSecurityContext } from '#app/security/request.server'
+import { stylesheetReader } from '#app/styles/inline.server'
+import { InlineStylesheetProvider } from '#app/styles/stylesheets'
+import { lowPriorityModulePreloads } from '#app/utils/module-preload-priority.server'
 
 export const streamTimeout = 5_000
+
+/** The page's stylesheets, inline in its HTML (app/styles/stylesheets.tsx). */
+const builtStylesheet = stylesheetReader()
 
 export default function handleRequest(
 	request: Request,
@@ -38,16 +44,19 @@ export default function handleRequest(
 		const readyOption = bot || routerContext.isSpaMode ? 'onAllReady' : 'onShellReady'
 		const { pipe, abort } = renderToPipeableStream(
 			<NonceProvider value={nonce}>
-				<I18nextProvider i18n={getInstance(loadContext)}>
-					<ServerRouter context={routerContext} url={request.url} nonce={nonce} />
-				</I18nextProvider>
+				<InlineStylesheetProvider value={builtStylesheet}>
+					<I18nextProvider i18n={getInstance(loadContext)}>
+						<ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+					</I18nextProvider>
+				</InlineStylesheetProvider>
 			</NonceProvider>,
 			{
 				nonce,
 				[readyOption]() {
 					shellRendered = true
 					const body = new PassThrough()
-					const stream = createReadableStreamFromReadable(body)
+					// An error in the body (the client left) ends the stream it goes through too.
+					const stream = createReadableStreamFromReadable(pipeline(body, lowPriorityModulePreloads(), () => {}))
 					responseHeaders.set('Content-Type', 'text/html; charset=utf-8')
 					resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }))
 					pipe(body)

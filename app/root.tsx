@@ -1,6 +1,6 @@
 // Before anything that builds a Zod schema (see the module).
 import { TranslationProvider, useTranslation } from '#app/i18n/translation'
-import { useEffect } from 'react'
+import { preload } from 'react-dom'
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, isRouteErrorResponse, useLocation } from 'react-router'
 import type { Route } from './+types/root'
 import { AccountGateDialog } from '#app/modules/account/account-gate'
@@ -11,13 +11,14 @@ import { SiteFooter } from '#app/components/site-footer'
 import { SiteHeader } from '#app/components/site-header'
 import { Toasts } from '#app/components/toasts'
 import { i18nextMiddleware } from '#app/i18n/i18next.server'
-import { DEFAULT_LOCALE, localeFromPath } from '#app/i18n/locales'
+import { DEFAULT_LOCALE, localeFromPath, messagesPath } from '#app/i18n/locales'
 import { flashMiddleware } from '#app/modules/flash/flash.server'
 import { localeCookieMiddleware, viewerMiddleware } from '#app/root.middleware.server'
 import { loadRootData } from '#app/root-data.server'
 import { useRootData } from '#app/root-data'
 import appStylesHref from '#app/styles/app.css?url'
 import walletStylesHref from '#app/styles/wallet.css?url'
+import { Stylesheets, type StylesheetsHandle } from '#app/styles/stylesheets'
 import { hidesAuthDialogs } from '#app/modules/account/gate'
 import { revalidateUnlessAnswered } from '#app/modules/dares/answer'
 import { PageViews } from '#app/modules/analytics/page-views'
@@ -26,6 +27,7 @@ import { ConsentProvider, CookieBanner } from '#app/modules/consent/consent-cont
 import { UNDECIDED, type ConsentConfig } from '#app/modules/consent/entries'
 import { sameOriginMiddleware } from '#app/utils/same-origin.server'
 import { useNonce } from '#app/security/nonce'
+import { HydratedProvider } from '#app/utils/use-hydrated'
 
 export const middleware: Route.MiddlewareFunction[] = [
 	i18nextMiddleware,
@@ -38,10 +40,11 @@ export const middleware: Route.MiddlewareFunction[] = [
 /** Not after a dare form the session page's script sent: its answer carries what changed (app/modules/dares/answer.ts). */
 export const shouldRevalidate = revalidateUnlessAnswered
 
+/** Every page's stylesheets, inline in the server's HTML (app/styles/stylesheets.tsx); a route's own come after. */
+export const handle: StylesheetsHandle = { stylesheets: [appStylesHref, walletStylesHref] }
+
 export const links: Route.LinksFunction = () => [
-	{ rel: 'stylesheet', href: appStylesHref },
 	{ rel: 'icon', href: '/favicon.ico', sizes: '32x32' },
-	{ rel: 'stylesheet', href: walletStylesHref },
 	{ rel: 'icon', href: '/favicon.svg', type: 'image/svg+xml' },
 	{ rel: 'apple-touch-icon', href: '/apple-touch-icon.png' },
 	{ rel: 'manifest', href: '/manifest.webmanifest' },
@@ -55,7 +58,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export function Layout({ children }: { children: React.ReactNode }) {
 	return (
 		<TranslationProvider>
-			<Document>{children}</Document>
+			<HydratedProvider>
+				<Document>{children}</Document>
+			</HydratedProvider>
 		</TranslationProvider>
 	)
 }
@@ -66,21 +71,20 @@ function Document({ children }: { children: React.ReactNode }) {
 	const locale = rootData?.locale ?? localeFromPath(location.pathname) ?? DEFAULT_LOCALE
 	const { t } = useTranslation()
 	const nonce = useNonce()
-	// Marks a page whose script has taken over (hydrated): the browser tests
-	// wait for it before they click (tests/e2e/support/test.ts).
-	useEffect(() => {
-		document.documentElement.dataset.hydrated = ''
-	}, [])
+	// The messages the browser fetches before it hydrates (entry.client.tsx): asked for with the page, not after its scripts.
+	const messages = messagesPath(locale, rootData?.messagesVersion ?? '')
+	preload(messages, { as: 'fetch', crossOrigin: 'anonymous' })
 	// The OBS overlay is a browser source on a stream: the page alone, no site around it.
 	const bare = location.pathname.split('/')[2] === 'overlay'
 	return (
-		<html lang={locale} data-messages-version={rootData?.messagesVersion}>
+		<html lang={locale} data-messages={messages}>
 			<head>
 				<meta charSet="utf-8" />
 				<meta name="viewport" content="width=device-width, initial-scale=1" />
 				<meta name="theme-color" content="#0f0d17" media="(prefers-color-scheme: dark)" />
 				<meta name="theme-color" content="#f6f4fb" media="(prefers-color-scheme: light)" />
 				<Meta />
+				<Stylesheets />
 				<Links />
 			</head>
 			<body>

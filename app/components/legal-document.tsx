@@ -2,7 +2,6 @@ import type { ReactNode } from 'react'
 import { useTranslation } from '#app/i18n/translation'
 import type { LegalPageData } from '#app/modules/legal/types'
 import { PageTitle } from './page-title'
-import '#app/styles/legal.css'
 
 /**
  * A legal document (terms, privacy, imprint, creator agreement): its title,
@@ -10,7 +9,8 @@ import '#app/styles/legal.css'
  * long, then the text. The HTML comes from the server's Markdown renderer,
  * which passes no raw HTML through (docs/decisions/021-legal-documents-metadata-and-new-builds.md).
  * `children` come before the text (the imprint's operator details), `after`
- * follows it (the creator agreement's accept and decline).
+ * follows it (the creator agreement's accept and decline). Its stylesheet,
+ * legal.css, is named by the routes that show it (app/styles/stylesheets.tsx).
  */
 export function LegalDocument({
 	title,

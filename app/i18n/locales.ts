@@ -19,6 +19,11 @@ export function isLocale(value: unknown): value is Locale {
 	return typeof value === 'string' && (LOCALE_CODES as readonly string[]).includes(value)
 }
 
+/** Where the browser fetches a locale's messages (app/routes/i18n-messages.ts), `version` their hash (cache busting). */
+export function messagesPath(locale: string, version: string): string {
+	return `/_i18n/${locale}/messages.json?v=${encodeURIComponent(version)}`
+}
+
 /** The locale named by the first path segment, if it is one of ours. */
 export function localeFromPath(pathname: string): Locale | null {
 	const first = pathname.split('/')[1]

@@ -3,8 +3,9 @@ import type { Locale } from '#app/i18n/locales'
 import { AppealPage } from '#app/modules/moderation/appeal-page'
 import { appealDecision, loadMyDecision } from '#app/modules/moderation/appeal.server'
 import moderationStylesHref from '#app/styles/moderation.css?url'
+import type { StylesheetsHandle } from '#app/styles/stylesheets'
 
-export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: moderationStylesHref }]
+export const handle: StylesheetsHandle = { stylesheets: [moderationStylesHref] }
 
 /** /{lang}/appeal/:decisionId: a decision about the signed-in user and their appeal (the statement of reasons links here). */
 export async function loader({ request, context, params }: Route.LoaderArgs) {

@@ -5,12 +5,13 @@ import { loadSessionPage, sessionPageAction } from '#app/modules/sessions/page.s
 import { isPlatform } from '#app/modules/sessions/schemas'
 import { SessionPage } from '#app/modules/sessions/session-page'
 import sessionsStylesHref from '#app/styles/sessions.css?url'
+import type { StylesheetsHandle } from '#app/styles/stylesheets'
 import { invalidRoute, notFound } from '#app/utils/http'
 
 /** Not after a dare form the page's script sent: its answer and the live updates carry what changed. */
 export const shouldRevalidate = revalidateUnlessAnswered
 
-export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: sessionsStylesHref }]
+export const handle: StylesheetsHandle = { stylesheets: [sessionsStylesHref] }
 
 /**
  * /{lang}/{platform}/{channel}: the channel's active session, else its last

@@ -9,9 +9,10 @@ import { channelsAction } from '#app/modules/sessions/actions.server'
 import { LinkedChannels } from '#app/modules/sessions/linked-channels'
 import { getLinkedChannels } from '#app/modules/sessions/service.server'
 import sessionsStylesHref from '#app/styles/sessions.css?url'
+import type { StylesheetsHandle } from '#app/styles/stylesheets'
 import { queryAsViewer } from '#app/utils/db.server'
 
-export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: sessionsStylesHref }]
+export const handle: StylesheetsHandle = { stylesheets: [sessionsStylesHref] }
 
 /** /{lang}/settings/channels: the "Linked channels" settings section as its own page, and its action. */
 export async function loader({ request, context }: Route.LoaderArgs) {

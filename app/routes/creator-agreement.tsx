@@ -13,10 +13,12 @@ import { requireViewer } from '#app/modules/account/require-viewer.server'
 import { currentDocumentVersions, legalPage } from '#app/modules/legal/documents.server'
 import { acceptCreatorAgreement, hasCreatorAgreement } from '#app/modules/sessions/service.server'
 import { offerToVisitors } from '#app/modules/shared-pages/shared-render.server'
+import legalStylesHref from '#app/styles/legal.css?url'
 import sessionsStylesHref from '#app/styles/sessions.css?url'
+import type { StylesheetsHandle } from '#app/styles/stylesheets'
 import { queryAsViewer } from '#app/utils/db.server'
 
-export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: sessionsStylesHref }]
+export const handle: StylesheetsHandle = { stylesheets: [legalStylesHref, sessionsStylesHref] }
 
 export async function loader({ context, params }: Route.LoaderArgs) {
 	const viewer = context.get(viewerContext)

@@ -6,8 +6,9 @@ import type { Locale } from '#app/i18n/locales'
 import { useTranslation } from '#app/i18n/translation'
 import { loadTestOnboarding, testOnboardingAction } from '#app/modules/payouts/earnings.server'
 import earningsStylesHref from '#app/styles/earnings.css?url'
+import type { StylesheetsHandle } from '#app/styles/stylesheets'
 
-export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: earningsStylesHref }]
+export const handle: StylesheetsHandle = { stylesheets: [earningsStylesHref] }
 
 /**
  * /{lang}/earnings/test-onboarding: the test payout provider's stand-in for

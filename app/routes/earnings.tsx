@@ -4,12 +4,10 @@ import { EarningsPage } from '#app/modules/payouts/earnings-page'
 import { earningsAction, loadEarnings } from '#app/modules/payouts/earnings.server'
 import earningsStylesHref from '#app/styles/earnings.css?url'
 import sessionsStylesHref from '#app/styles/sessions.css?url'
+import type { StylesheetsHandle } from '#app/styles/stylesheets'
 
 // sessions.css: the request form's number field.
-export const links: Route.LinksFunction = () => [
-	{ rel: 'stylesheet', href: sessionsStylesHref },
-	{ rel: 'stylesheet', href: earningsStylesHref },
-]
+export const handle: StylesheetsHandle = { stylesheets: [sessionsStylesHref, earningsStylesHref] }
 
 /** /{lang}/earnings: a creator's earnings and payouts (app/modules/payouts/earnings.server.ts, docs/product.md §14). */
 export function loader({ request, context, params }: Route.LoaderArgs) {

@@ -9,9 +9,10 @@ import { getLinkedChannels, listLiveSessions } from '#app/modules/sessions/servi
 import { StartSessionButton } from '#app/modules/sessions/start-session-button'
 import { offerToVisitors } from '#app/modules/shared-pages/shared-render.server'
 import sessionsStylesHref from '#app/styles/sessions.css?url'
+import type { StylesheetsHandle } from '#app/styles/stylesheets'
 import { queryAsViewer } from '#app/utils/db.server'
 
-export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: sessionsStylesHref }]
+export const handle: StylesheetsHandle = { stylesheets: [sessionsStylesHref] }
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
 	const q = (new URL(request.url).searchParams.get('q') ?? '').trim().slice(0, 64)

@@ -5,6 +5,10 @@ import { servicesContext } from '#app/context.server'
 import type { Locale } from '#app/i18n/locales'
 import { legalPage } from '#app/modules/legal/documents.server'
 import { offerToVisitors } from '#app/modules/shared-pages/shared-render.server'
+import legalStylesHref from '#app/styles/legal.css?url'
+import type { StylesheetsHandle } from '#app/styles/stylesheets'
+
+export const handle: StylesheetsHandle = { stylesheets: [legalStylesHref] }
 
 /**
  * The operator's details come from configuration (OPERATOR_NAME,

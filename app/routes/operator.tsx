@@ -3,8 +3,9 @@ import type { Locale } from '#app/i18n/locales'
 import { OperatorConsole } from '#app/modules/moderation/operator-page'
 import { decide, loadOperatorConsole } from '#app/modules/moderation/operator.server'
 import moderationStylesHref from '#app/styles/moderation.css?url'
+import type { StylesheetsHandle } from '#app/styles/stylesheets'
 
-export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: moderationStylesHref }]
+export const handle: StylesheetsHandle = { stylesheets: [moderationStylesHref] }
 
 /** /{lang}/operator: the operators' console; a 404 for everyone else (app/modules/moderation/operator.server.ts). */
 export function loader({ request, context }: Route.LoaderArgs) {

@@ -10,10 +10,11 @@ import { OverlayPage } from '#app/modules/overlay/overlay-page'
 import { joinAddress, overlayKeyValid, readTopBoosters } from '#app/modules/overlay/service.server'
 import { getSessionById } from '#app/modules/sessions/service.server'
 import overlayStylesHref from '#app/styles/overlay.css?url'
+import type { StylesheetsHandle } from '#app/styles/stylesheets'
 import { queryAsViewer } from '#app/utils/db.server'
 import { notFound } from '#app/utils/http'
 
-export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: overlayStylesHref }]
+export const handle: StylesheetsHandle = { stylesheets: [overlayStylesHref] }
 
 /**
  * The OBS overlay: only with the session's key (copied by its creator from the session page); 404 otherwise.

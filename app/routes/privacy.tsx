@@ -4,6 +4,10 @@ import { LegalDocument } from '#app/components/legal-document'
 import type { Locale } from '#app/i18n/locales'
 import { legalPage } from '#app/modules/legal/documents.server'
 import { offerToVisitors } from '#app/modules/shared-pages/shared-render.server'
+import legalStylesHref from '#app/styles/legal.css?url'
+import type { StylesheetsHandle } from '#app/styles/stylesheets'
+
+export const handle: StylesheetsHandle = { stylesheets: [legalStylesHref] }
 
 export function loader({ params, context }: Route.LoaderArgs) {
 	// The language prefix is checked by the :lang layout's middleware.

@@ -4,12 +4,13 @@ import { revalidateUnlessAnswered } from '#app/modules/dares/answer'
 import { loadSessionPage, sessionPageAction } from '#app/modules/sessions/page.server'
 import { SessionPage } from '#app/modules/sessions/session-page'
 import sessionsStylesHref from '#app/styles/sessions.css?url'
+import type { StylesheetsHandle } from '#app/styles/stylesheets'
 import { notFound } from '#app/utils/http'
 
 /** Not after a dare form the page's script sent: its answer and the live updates carry what changed. */
 export const shouldRevalidate = revalidateUnlessAnswered
 
-export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: sessionsStylesHref }]
+export const handle: StylesheetsHandle = { stylesheets: [sessionsStylesHref] }
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
 	const page = await loadSessionPage(request, context, { id: params.id })

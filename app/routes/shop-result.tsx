@@ -8,10 +8,11 @@ import { useTrackOnce } from '#app/modules/analytics/use-track'
 import { formatCoins } from '#app/modules/shop/format'
 import { readPurchaseHistory } from '#app/modules/shop/service.server'
 import shopStylesHref from '#app/styles/shop.css?url'
+import type { StylesheetsHandle } from '#app/styles/stylesheets'
 import { queryAsViewer } from '#app/utils/db.server'
 import { safeRedirectPath } from '#app/utils/redirect'
 
-export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: shopStylesHref }]
+export const handle: StylesheetsHandle = { stylesheets: [shopStylesHref] }
 
 /**
  * Where Stripe Checkout sends the buyer back: /{lang}/shop/success and

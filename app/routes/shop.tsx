@@ -13,11 +13,12 @@ import { formatCoins } from '#app/modules/shop/format'
 import { PurchaseHistory } from '#app/modules/shop/purchase-history'
 import { readPurchaseHistory, shopOffer } from '#app/modules/shop/service.server'
 import shopStylesHref from '#app/styles/shop.css?url'
+import type { StylesheetsHandle } from '#app/styles/stylesheets'
 import { queryAsViewer } from '#app/utils/db.server'
 import { invalidRoute } from '#app/utils/http'
 import { safeRedirectPath } from '#app/utils/redirect'
 
-export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: shopStylesHref }]
+export const handle: StylesheetsHandle = { stylesheets: [shopStylesHref] }
 
 /**
  * The shop (docs/product.md §9): coin packs from the operator's configuration,

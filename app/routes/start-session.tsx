@@ -10,9 +10,10 @@ import { getLinkedChannels, hasCreatorAgreement } from '#app/modules/sessions/se
 import type { StartSessionStatus } from '#app/modules/sessions/start-session-button'
 import { StartSessionPageForm } from '#app/modules/sessions/start-session-form'
 import sessionsStylesHref from '#app/styles/sessions.css?url'
+import type { StylesheetsHandle } from '#app/styles/stylesheets'
 import { queryAsViewer } from '#app/utils/db.server'
 
-export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: sessionsStylesHref }]
+export const handle: StylesheetsHandle = { stylesheets: [sessionsStylesHref] }
 
 /**
  * /{lang}/start-session: the start-session dialog as a page (without

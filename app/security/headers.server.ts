@@ -87,8 +87,9 @@ export function contentSecurityPolicy(env: PolicyEnv, nonce: string): string {
 		// 'strict-dynamic': the nonce'd module scripts may load the route chunks
 		// they import; no inline script runs without the nonce.
 		'script-src': [`'nonce-${nonce}'`, "'strict-dynamic'"],
-		// Toasts (sonner) insert their stylesheet at run time and React writes
-		// style attributes; styles cannot run code, so inline styles are allowed.
+		// The pages' stylesheets are inline in their HTML (ADR 053), toasts
+		// (sonner) insert theirs at run time and React writes style attributes;
+		// styles cannot run code, so inline styles are allowed.
 		'style-src': ["'self'", "'unsafe-inline'"],
 		// data: for server-rendered images such as a two-factor QR code.
 		'img-src': ["'self'", 'data:'],

@@ -35,9 +35,21 @@ export function describeEachServer(title: string, suite: (server: TestServer) =>
 	for (const server of inject('servers')) describe(`${title} (${server.kind})`, () => suite(server))
 }
 
-/** One happy-dom window parses every page: nothing in it runs or loads. */
+/**
+ * One happy-dom window parses every page: nothing in it runs or loads. A
+ * preload it would fetch (the page's messages, `as="fetch"`, which no setting
+ * turns off) is answered at once with nothing, never sent: the address is
+ * only something to resolve relative links against.
+ */
 const parser = new Window({
-	settings: { disableJavaScriptEvaluation: true, disableJavaScriptFileLoading: true, disableCSSFileLoading: true, disableIframePageLoading: true },
+	url: 'http://page.invalid/',
+	settings: {
+		disableJavaScriptEvaluation: true,
+		disableJavaScriptFileLoading: true,
+		disableCSSFileLoading: true,
+		disableIframePageLoading: true,
+		fetch: { interceptor: { beforeAsyncRequest: async ({ window }) => new window.Response(null, { status: 204 }) } },
+	},
 })
 
 /** A page as served: the response, its HTML, and the document parsed from it. */

@@ -18,15 +18,23 @@ declare module 'vitest' {
  * directory in a file: a test file's PGlite starts from it (~0.4 s) instead of
  * running initdb and every migration (~2 s), in each of the ~40 files that
  * use one (tests/support/databases.ts). Made from supabase/migrations at the
- * start of every run, so it is never older than they are.
+ * start of every run, and again before each rerun in watch mode, so it is
+ * never older than they are.
  */
 export default async function setup(project: TestProject) {
 	if (process.argv.slice(2).includes('list')) {
 		project.provide('pgliteSnapshot', null)
 		return
 	}
+	const file = path.join(tmpdir(), `dareboost-pglite-${process.pid}.tar`)
+	await writeSnapshot(file)
+	project.onTestsRerun(() => writeSnapshot(file))
+	project.provide('pgliteSnapshot', file)
+	return () => rm(file, { force: true })
+}
+
+async function writeSnapshot(file: string): Promise<void> {
 	const dataDir = await mkdtemp(path.join(tmpdir(), 'dareboost-pglite-'))
-	const file = `${dataDir}.tar`
 	try {
 		const db = await createPGliteDatabase(dataDir)
 		try {
@@ -43,6 +51,4 @@ export default async function setup(project: TestProject) {
 	} finally {
 		await rm(dataDir, { recursive: true, force: true })
 	}
-	project.provide('pgliteSnapshot', file)
-	return () => rm(file, { force: true })
 }

@@ -55,7 +55,7 @@ function requiredUrl(): string {
 
 /**
  * Drops every schema and migrates again (~0.4 s on PGlite): the reset after a
- * test that changed the schema itself (see RESTORE_DATA). What survives is
+ * test that changed the schema itself (see restoreDataSql). What survives is
  * only what lives outside schemas (roles, database settings), which the
  * migrations create idempotently and no test changes; DISCARD ALL resets the
  * session.
@@ -82,20 +82,37 @@ const RESET_PGLITE = `
 `
 
 /**
- * A fingerprint of the schema: each catalog's row count and newest row
- * version. Any DDL, GRANT or REVOKE a test runs (and does not roll back)
- * changes a count or writes a newer row version, so a test that changed the
- * schema is never mistaken for one that changed only data.
+ * A fingerprint of the schema and of the database's own settings: each
+ * catalog's row count and newest row version. DDL, GRANT, REVOKE, COMMENT,
+ * a large object, ALTER DATABASE ... SET or a role's change that a test
+ * makes (and does not roll back) adds or removes catalog rows or writes a
+ * newer version of one, so a test that changed more than table data is
+ * never mistaken for one that did not. Every catalog of the database is
+ * counted (the server's version decides which there are) except the
+ * planner's statistics, plus the shared ones about this database and roles.
  */
-const SCHEMA_FINGERPRINT = `
-	select string_agg(format('%s %s %s', catalog, rows, newest), ', ' order by catalog) as fingerprint from (
-		${['pg_namespace', 'pg_class', 'pg_attribute', 'pg_attrdef', 'pg_constraint', 'pg_index', 'pg_inherits', 'pg_proc',
-			'pg_type', 'pg_enum', 'pg_trigger', 'pg_event_trigger', 'pg_rewrite', 'pg_policy', 'pg_default_acl', 'pg_sequence',
-			'pg_extension', 'pg_publication', 'pg_publication_rel', 'pg_operator', 'pg_cast']
-			.map((catalog) => `select '${catalog}' as catalog, count(*) as rows, coalesce(max(xmin::text::bigint), 0) as newest from ${catalog}`)
-			.join(' union all ')}
-	) catalogs
-`
+async function fingerprintQuery(db: SqlClient): Promise<string> {
+	const { rows } = await db.query<{ name: string }>(`
+		select relname as name from pg_class
+		where relnamespace = 'pg_catalog'::regnamespace and relkind = 'r'
+			and (not relisshared or relname in ('pg_authid', 'pg_auth_members', 'pg_db_role_setting', 'pg_database'))
+			and relname not in ('pg_statistic', 'pg_statistic_ext_data', 'pg_largeobject')
+		order by 1`)
+	const scans = rows.map(({ name }) => {
+		const where = name === 'pg_database' ? 'where datname = current_database()' : ''
+		return `select '${name}' as catalog, count(*) as rows, coalesce(max(xmin::text::bigint), 0) as newest from pg_catalog.${name} ${where}`
+	})
+	return `select string_agg(format('%s %s %s', catalog, rows, newest), ', ' order by catalog) as fingerprint from (${scans.join(' union all ')}) catalogs`
+}
+
+const fingerprintQueries = new WeakMap<SqlClient, Promise<string>>()
+
+async function schemaFingerprint(db: SqlClient): Promise<string> {
+	let query = fingerprintQueries.get(db)
+	if (!query) fingerprintQueries.set(db, (query = fingerprintQuery(db)))
+	const { rows } = await db.query<{ fingerprint: string }>(await query)
+	return rows[0]!.fingerprint
+}
 
 /**
  * SQL that puts every table's rows and every sequence back as the migrations
@@ -146,11 +163,6 @@ interface SqlClient {
 
 function quoteLiteral(text: string): string {
 	return `'${text.replaceAll("'", "''")}'`
-}
-
-async function schemaFingerprint(db: SqlClient): Promise<string> {
-	const { rows } = await db.query<{ fingerprint: string }>(SCHEMA_FINGERPRINT)
-	return rows[0]!.fingerprint
 }
 
 /**
@@ -227,7 +239,8 @@ async function postgresProvider(adminUrl: string): Promise<Provider> {
 		async create() {
 			if (dirty) {
 				// Whatever the test left connected (a server, a connection of its own) goes first: its locks with it.
-				await keeper.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()')
+				// Each waited for (up to 5 s): a connection still committing would otherwise commit after the reset.
+				await keeper.query('select pg_terminate_backend(pid, 5000) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()')
 				if ((await schemaFingerprint(keeper)) === fingerprint) {
 					await keeper.query(restore)
 					fingerprint = await schemaFingerprint(keeper)

@@ -199,96 +199,8 @@ function PayoutCard({ payout, lang, failed }: { payout: PayoutAwaitingReview; la
 				<dt>{t('operator.payout-country')}</dt>
 				<dd>{payout.accountCountry ?? t('operator.payout-country-none')}</dd>
 			</dl>
-			<PayoutDecisionForm target={payout.id} titleId={titleId} failed={failed} />
+			<DecisionForm kind="payout" target={payout.id} titleId={titleId} failed={failed} />
 		</article>
-	)
-}
-
-/**
- * Approve or reject a payout. A rejection needs the rule it rests on and an
- * explanation, which the creator reads in the statement of reasons; with
- * JavaScript, choosing "approve" picks "No rule broken" (the server takes
- * an approval's ground as that in any case).
- */
-function PayoutDecisionForm({ target, titleId, failed }: { target: string; titleId: string; failed: DecisionActionData | null }) {
-	const { t, i18n } = useTranslation()
-	const navigation = useNavigation()
-	const [action, setAction] = useState(failed?.values.action ?? '')
-	const [ground, setGround] = useState(failed?.values.ground ?? '')
-	const id = `decide-${target}`
-	const choose = (next: PayoutDecision) => {
-		setAction(next)
-		if (next === 'approve_payout') setGround('none')
-		else if (ground === 'none') setGround('')
-	}
-	const pending = navigation.state === 'submitting' && navigation.formData?.get('target') === target
-	const errorId = failed ? `${id}-error` : undefined
-	const groundInvalid = failed?.error === 'operator.ground-needed'
-	const explanationInvalid = failed?.error === 'error-decision-explanation-required'
-	return (
-		<Form method="post" className="decision stack" aria-labelledby={`${id}-name ${titleId}`} preventScrollReset>
-			<span id={`${id}-name`} hidden>
-				{t('operator.decide-title')}
-			</span>
-			<input type="hidden" name="kind" value="payout" />
-			<input type="hidden" name="target" value={target} />
-			<fieldset className="decision__actions" aria-describedby={failed?.error === 'error-invalid-decision' ? errorId : undefined}>
-				<legend>{t('operator.action')}</legend>
-				{PAYOUT_DECISIONS.map((choice) => (
-					<label key={choice} className="decision__choice">
-						<input type="radio" name="action" value={choice} required checked={action === choice} onChange={() => choose(choice)} />
-						<span>{t(`operator.payout-actions.${choice}`)}</span>
-					</label>
-				))}
-			</fieldset>
-			<div className="field">
-				<label htmlFor={`${id}-ground`}>{t('operator.ground')}</label>
-				<select
-					id={`${id}-ground`}
-					name="ground"
-					required
-					value={ground}
-					onChange={(event) => setGround(event.currentTarget.value)}
-					aria-invalid={groundInvalid || undefined}
-					aria-describedby={[groundInvalid ? errorId : null, `${id}-ground-hint`].filter(Boolean).join(' ')}
-				>
-					<option value="">{t('operator.ground-choose')}</option>
-					{GROUNDS.map((g) => (
-						<option key={g} value={g}>
-							{t(`operator.grounds.${g}`)}
-						</option>
-					))}
-					<option value="none">{t('operator.grounds.none')}</option>
-				</select>
-				<p id={`${id}-ground-hint`} className="field__hint">
-					{t('operator.payout-ground-hint')}
-				</p>
-			</div>
-			<div className="field">
-				<label htmlFor={`${id}-explanation`}>{t('operator.explanation')}</label>
-				<textarea
-					id={`${id}-explanation`}
-					name="explanation"
-					required
-					maxLength={MODERATION_LIMITS.explanation}
-					rows={4}
-					defaultValue={failed?.values.explanation}
-					aria-invalid={explanationInvalid || undefined}
-					aria-describedby={[explanationInvalid ? errorId : null, `${id}-explanation-hint`].filter(Boolean).join(' ')}
-				/>
-				<p id={`${id}-explanation-hint`} className="field__hint">
-					{t('operator.payout-explanation-hint', { max: new Intl.NumberFormat(i18n.language).format(MODERATION_LIMITS.explanation) })}
-				</p>
-			</div>
-			{failed ? (
-				<p id={errorId} className="form-errors" role="alert">
-					{formError(t, failed.error, i18n.language)}
-				</p>
-			) : null}
-			<div>
-				<SubmitButton pending={pending}>{t('operator.submit')}</SubmitButton>
-			</div>
-		</Form>
 	)
 }
 
@@ -296,16 +208,23 @@ function formError(t: (key: string, options?: Record<string, unknown>) => string
 	return error.startsWith('error-') ? translateError(t, error, language) : t(error)
 }
 
-function DecisionForm({ kind, target, titleId, failed }: { kind: ItemKind; target: string; titleId: string; failed: DecisionActionData | null }) {
+/**
+ * One decision: the action, the rule it rests on, an explanation. A measure
+ * needs a rule; dismissing, approving and granting break none, and with
+ * JavaScript choosing one of them picks "No rule broken" (the server takes
+ * their ground as that in any case). A payout's rejection is read by the
+ * creator in the statement of reasons, so its hints say so.
+ */
+function DecisionForm({ kind, target, titleId, failed }: { kind: ItemKind | 'payout'; target: string; titleId: string; failed: DecisionActionData | null }) {
 	const { t, i18n } = useTranslation()
 	const navigation = useNavigation()
 	const [action, setAction] = useState(failed?.values.action ?? '')
 	const [ground, setGround] = useState(failed?.values.ground ?? '')
 	const id = `decide-${target}`
-	const choose = (next: DecisionAction) => {
+	const { actions, labels, hints, breaksNoRule } = decisionChoices(kind)
+	const choose = (next: string) => {
 		setAction(next)
-		// Dismissing, approving and granting break no rule; a measure needs one.
-		if (NO_MEASURE.includes(next)) setGround('none')
+		if (breaksNoRule(next)) setGround('none')
 		else if (ground === 'none') setGround('')
 	}
 	const pending = navigation.state === 'submitting' && navigation.formData?.get('target') === target
@@ -322,10 +241,10 @@ function DecisionForm({ kind, target, titleId, failed }: { kind: ItemKind; targe
 			<input type="hidden" name="target" value={target} />
 			<fieldset className="decision__actions" aria-describedby={failed?.error === 'error-invalid-decision' ? errorId : undefined}>
 				<legend>{t('operator.action')}</legend>
-				{ACTIONS_BY_KIND[kind].map((choice) => (
+				{actions.map((choice) => (
 					<label key={choice} className="decision__choice">
 						<input type="radio" name="action" value={choice} required checked={action === choice} onChange={() => choose(choice)} />
-						<span>{t(`operator.actions.${choice}`)}</span>
+						<span>{t(`${labels}.${choice}`)}</span>
 					</label>
 				))}
 			</fieldset>
@@ -349,7 +268,7 @@ function DecisionForm({ kind, target, titleId, failed }: { kind: ItemKind; targe
 					<option value="none">{t('operator.grounds.none')}</option>
 				</select>
 				<p id={`${id}-ground-hint`} className="field__hint">
-					{t('operator.ground-hint')}
+					{t(`${hints}ground-hint`)}
 				</p>
 			</div>
 			<div className="field">
@@ -365,7 +284,7 @@ function DecisionForm({ kind, target, titleId, failed }: { kind: ItemKind; targe
 					aria-describedby={[explanationInvalid ? errorId : null, `${id}-explanation-hint`].filter(Boolean).join(' ')}
 				/>
 				<p id={`${id}-explanation-hint`} className="field__hint">
-					{t('operator.explanation-hint', { max: new Intl.NumberFormat(i18n.language).format(MODERATION_LIMITS.explanation) })}
+					{t(`${hints}explanation-hint`, { max: new Intl.NumberFormat(i18n.language).format(MODERATION_LIMITS.explanation) })}
 				</p>
 			</div>
 			{failed ? (
@@ -378,4 +297,12 @@ function DecisionForm({ kind, target, titleId, failed }: { kind: ItemKind; targe
 			</div>
 		</Form>
 	)
+}
+
+/** What differs between a report's, an appeal's and a payout's decision: the actions, their labels and hints, which break no rule. */
+function decisionChoices(kind: ItemKind | 'payout'): { actions: readonly string[]; labels: string; hints: string; breaksNoRule(action: string): boolean } {
+	if (kind === 'payout') {
+		return { actions: PAYOUT_DECISIONS, labels: 'operator.payout-actions', hints: 'operator.payout-', breaksNoRule: (action) => action === ('approve_payout' satisfies PayoutDecision) }
+	}
+	return { actions: ACTIONS_BY_KIND[kind], labels: 'operator.actions', hints: 'operator.', breaksNoRule: (action) => NO_MEASURE.includes(action as DecisionAction) }
 }

@@ -16,6 +16,7 @@ import { PurchaseHistory } from '#app/modules/shop/purchase-history'
 import { readPurchaseHistory } from '#app/modules/shop/service.server'
 import sessionsStylesHref from '#app/styles/sessions.css?url'
 import shopStylesHref from '#app/styles/shop.css?url'
+import type { StylesheetsHandle } from '#app/styles/stylesheets'
 import { queryAsViewer } from '#app/utils/db.server'
 import { LanguageSection } from './language'
 import { ProfileSection, USERNAME_INTENT } from '#app/modules/account/settings/profile'
@@ -27,10 +28,7 @@ import { changeTwoFactor } from '#app/modules/account/settings/two-factor.server
 import { BLOCKED_TERMS_INTENT, CreatorModerationSections, RestrictionsNotice, UNBAN_INTENT } from '#app/modules/moderation/settings-section'
 import { readModerationSettings, saveBlockedTerms, unbanViewer } from '#app/modules/moderation/settings.server'
 
-export const links: Route.LinksFunction = () => [
-	{ rel: 'stylesheet', href: sessionsStylesHref },
-	{ rel: 'stylesheet', href: shopStylesHref },
-]
+export const handle: StylesheetsHandle = { stylesheets: [sessionsStylesHref, shopStylesHref] }
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
 	const viewer = requireViewer(request, context)

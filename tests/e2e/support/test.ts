@@ -7,7 +7,8 @@ const waiting = new WeakSet<Page>()
 
 /**
  * Makes the page's `goto` wait, with JavaScript on, for the page's script to
- * take over (root.tsx marks <html data-hydrated>): a click before it is a
+ * take over (the root's HydratedProvider marks <html data-hydrated>,
+ * app/utils/use-hydrated.ts): a click before it is a
  * plain link or form post, and under load (CI) a test clicked that soon more
  * than once (an operator's radio button checked, then reset by hydration). A
  * document without a module script (a file, a page a test serves without its
@@ -35,14 +36,24 @@ function waitForHydrationAfterGoto(page: Page): Page {
  * each `goto` (see above): the `page` fixture's, and those of every context a
  * test opens itself with `browser.newContext` (another viewer, the operator).
  */
-export const test = base.extend<object, { browser: Browser }>({
+let javaScriptOn = true
+
+export const test = base.extend<{ javaScriptMode: void }, { browser: Browser }>({
+	// The running test's JavaScript setting (its project's, or a test.use() of its own), for the contexts below.
+	javaScriptMode: [
+		async ({ javaScriptEnabled }, provide) => {
+			javaScriptOn = javaScriptEnabled !== false
+			await provide()
+		},
+		{ auto: true },
+	],
 	browser: [
 		async ({ browser }, provide) => {
 			const newContext = browser.newContext.bind(browser)
 			browser.newContext = async (options) => {
 				const context = await newContext(options)
-				// The `page` fixture's context comes here too, its options set elsewhere: the project says.
-				if ((options?.javaScriptEnabled ?? base.info().project.use.javaScriptEnabled) !== false) {
+				// The `page` fixture's context comes here too, its options set elsewhere: the test's setting says.
+				if ((options?.javaScriptEnabled ?? javaScriptOn) !== false) {
 					const newPage = context.newPage.bind(context)
 					context.newPage = async () => waitForHydrationAfterGoto(await newPage())
 				}
