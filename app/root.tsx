@@ -92,6 +92,8 @@ function Document({ children }: { children: React.ReactNode }) {
 					{t('nav.skip-to-content')}
 				</a>
 				<ConsentProvider state={rootData?.consent.state ?? UNDECIDED} config={rootData?.consent.config ?? NO_CONSENT_CONFIG}>
+					{/* First in the page, though it shows at the bottom: parsed and painted with the first frame (a first visit's largest text). */}
+					{rootData ? <CookieBanner showSettings={rootData.consent.showSettings} /> : null}
 					<AuthDialogProvider lang={locale}>
 						<GatedActionProvider readiness={readinessOf(rootData?.account)}>
 							{bare ? (
@@ -116,7 +118,6 @@ function Document({ children }: { children: React.ReactNode }) {
 							) : null}
 						</GatedActionProvider>
 					</AuthDialogProvider>
-					{rootData ? <CookieBanner showSettings={rootData.consent.showSettings} /> : null}
 					<PageViews />
 				</ConsentProvider>
 				<NewBuildOffer intervalSeconds={rootData?.env.BUILD_CHECK_INTERVAL ?? 0} />
