@@ -1,5 +1,6 @@
 import type { Database } from '#app/db/database.server'
 import { sweeperSwept } from '#app/metrics.server'
+import { startRounds } from '#app/utils/rounds.server'
 
 /**
  * Resolves due votes (docs/product.md §6.9: exactly once, at the end of voting,
@@ -13,37 +14,20 @@ import { sweeperSwept } from '#app/metrics.server'
 export const SWEEP_INTERVAL_MS = 500
 
 export function startDareSweeper(db: Database, { intervalMs = SWEEP_INTERVAL_MS, log = console.error } = {}) {
-	let running = false
-	let stopped = false
-	const tick = async () => {
-		if (running || stopped) return
-		running = true
-		try {
+	return startRounds(
+		'dare sweeper',
+		async (signal) => {
 			// One dare a transaction (its refunds lock wallets in booster order;
 			// several dares in one transaction would not keep one order), up to
 			// 100 a tick; a larger backlog drains over the next ticks.
-			for (let i = 0; i < 100 && !stopped; i++) {
+			for (let i = 0; i < 100 && !signal.aborted; i++) {
 				const { rows } = await db.query<{ n: number }>('select ledger.resolve_due_dares(1) as n')
 				if (!rows[0]?.n) break
 			}
 			sweeperSwept()
-		} catch (error) {
-			log(`dare sweeper: ${error instanceof Error ? error.message : String(error)}`)
-		} finally {
-			running = false
-		}
-	}
-	const timer = setInterval(() => void tick(), intervalMs)
-	timer.unref()
-	void tick()
-	return {
-		tick,
-		stop: async () => {
-			stopped = true
-			clearInterval(timer)
-			while (running) await new Promise((resolve) => setTimeout(resolve, 10))
 		},
-	}
+		{ intervalMs, log },
+	)
 }
 
 /** The operator's fee, as basis points of a completed dare's pot (ledger.settings). */

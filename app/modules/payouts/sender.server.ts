@@ -1,4 +1,5 @@
 import { payoutProvider, type FailedPayoutNotice, type PayoutServices, type PayoutToSend } from './provider.server'
+import { startRounds } from '#app/utils/rounds.server'
 
 /**
  * Sends the approved payouts (docs/product.md §14.5): after a request or an
@@ -84,30 +85,5 @@ export function startPayoutSender(
 	services: PayoutServices,
 	{ intervalMs = PAYOUT_SEND_INTERVAL_MS, log = console.error }: { intervalMs?: number; log?: (line: string) => void } = {},
 ) {
-	const stopping = new AbortController()
-	let current: Promise<void> | null = null
-	// One round at a time; a tick while one runs waits for it.
-	const tick = (): Promise<void> => {
-		if (stopping.signal.aborted) return Promise.resolve()
-		current ??= sendApprovedPayouts(services, { signal: stopping.signal })
-			.then(
-				() => undefined,
-				(error: unknown) => log(`payout sender: ${error instanceof Error ? error.message : String(error)}`),
-			)
-			.finally(() => {
-				current = null
-			})
-		return current
-	}
-	const timer = setInterval(() => void tick(), intervalMs)
-	timer.unref()
-	void tick()
-	return {
-		tick,
-		stop: async () => {
-			stopping.abort()
-			clearInterval(timer)
-			await current
-		},
-	}
+	return startRounds('payout sender', (signal) => sendApprovedPayouts(services, { signal }), { intervalMs, log })
 }
