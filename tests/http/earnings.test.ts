@@ -1,13 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
-import { createDatabase, type Database } from '#app/db/database.server'
+import { beforeAll, describe, expect, test } from 'vitest'
+import type { Database } from '#app/db/database.server'
 import { DEMO_USERS } from '#app/db/seed.server'
 import { setOperator } from '#app/modules/moderation/operator-grant.server'
-import { AppServer, scratchDatabase, signIn } from '#tests/support/app-server'
 import { tr } from '#tests/e2e/support/i18n'
-import { describeEachServer, Visitor, type Page, type TestServer } from './support'
+import { consoleCard, describeEachServer, flash, mailsTo, serverOfItsOwn, signedIn, Visitor, type Page, type TestServer } from './support'
 
 /**
  * The creator's earnings page (/{lang}/earnings, docs/product.md §14) as a
@@ -26,20 +22,7 @@ import { describeEachServer, Visitor, type Page, type TestServer } from './suppo
 const creator = DEMO_USERS.mia
 const viewer = DEMO_USERS.jonas
 
-/** A visitor signed in as a demo user, with the cookie choice made. */
-async function signedIn(server: TestServer, email: string): Promise<Visitor> {
-	const visitor = Visitor.decided(server)
-	for (const pair of (await signIn(server.url, email)).split('; ')) {
-		const at = pair.indexOf('=')
-		visitor.cookies.set(pair.slice(0, at), pair.slice(at + 1))
-	}
-	return visitor
-}
 
-/** The toast a page carries without JavaScript. */
-function flash(page: Page, type: 'success' | 'error'): string | null {
-	return page.document.querySelector(`.flash--${type} strong`)?.textContent ?? null
-}
 
 /** A figure of the page (available, pending, in payouts, paid out) as a number of coins. */
 function figure(page: Page, label: string): number {
@@ -55,27 +38,7 @@ function payoutRows(page: Page): string[] {
 	return [...section.querySelectorAll('tbody tr')].map((row) => row.textContent ?? '')
 }
 
-/** The mails to `to` on the development mailbox (newest first), once `subject` is among them. */
-async function mailsTo(server: TestServer, to: string, subject: string): Promise<Array<{ subject: string; text: string }>> {
-	return vi.waitFor(
-		async () => {
-			const page = await Visitor.decided(server).page('/dev/mailbox')
-			const mails = [...page.document.querySelectorAll('.mailbox__list > li')]
-				.filter((li) => li.querySelector('.mailbox__meta strong')?.textContent === to)
-				.map((li) => ({ subject: li.querySelector('h2')?.textContent ?? '', text: li.querySelector('.mailbox__body')?.textContent ?? '' }))
-			if (!mails.some((mail) => mail.subject === subject)) throw new Error(`no mail "${subject}" to ${to} yet`)
-			return mails
-		},
-		{ timeout: 10_000, interval: 100 },
-	)
-}
 
-/** The console's card of the payout that shows `text`. */
-function payoutCard(page: Page, text: string): Element {
-	const found = [...page.document.querySelectorAll('article.moderation-item')].filter((article) => article.textContent?.includes(text))
-	if (found.length !== 1) throw new Error(`${found.length} cards show "${text}"`)
-	return found[0]!
-}
 
 /** The form a button belongs to. */
 function formOf(page: Page, button: string): { form: Element; button: Element } {
@@ -129,45 +92,13 @@ const KINDS = process.env.TEST_DATABASE_URL ? (['pglite', 'postgres'] as const) 
 
 for (const kind of KINDS) {
 	describe(`a payout requested without JavaScript (${kind}, a server of its own)`, () => {
-		let app: AppServer
-		let server: TestServer
-		let withOwner: <T>(fn: (db: Database) => Promise<T>) => Promise<T>
-		const cleanups: Array<() => Promise<unknown>> = []
 		const env = { PAYOUT_HOLD_DAYS: '0', PAYOUT_MIN_COINS: '100', PAYOUT_REVIEW_COINS: '150', PAYOUT_FEE_PERCENT: '2.5', TEST_PAYOUTS: 'true', LOG_LEVEL: 'warn' }
-
-		beforeAll(async () => {
-			if (kind === 'postgres') {
-				const database = await scratchDatabase('dareboost_earnings')
-				cleanups.push(database.drop)
-				app = await AppServer.create(database.url, env)
-				await app.start()
-				const db = await createDatabase({ url: database.url })
-				cleanups.unshift(() => db.close())
-				withOwner = (fn) => fn(db)
-			} else {
-				// Embedded PGlite is one process's database: the server stops while the owner connection writes.
-				const dataDir = mkdtempSync(join(tmpdir(), 'dareboost-earnings-'))
-				cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }))
-				app = await AppServer.create('', { ...env, PGLITE_DATA_DIR: dataDir })
-				await app.start()
-				withOwner = async (fn) => {
-					await app.stop()
-					const db = await createDatabase({ dataDir })
-					try {
-						return await fn(db)
-					} finally {
-						await db.close()
-						await app.start()
-					}
-				}
-			}
-			cleanups.unshift(() => app.stop('SIGKILL'))
-			server = { kind, url: app.url, mailbox: null }
-		}, 180_000)
-
-		afterAll(async () => {
-			for (const cleanup of cleanups) await cleanup().catch(() => {})
+		const own = serverOfItsOwn(kind, 'earnings', env)
+		let server: TestServer
+		beforeAll(() => {
+			server = own.server
 		})
+		const withOwner = <T,>(fn: (db: Database) => Promise<T>) => own.withOwner(fn)
 
 		test('a creator without a payout account sets one up through the test provider’s page; a country we cannot pay is refused', async () => {
 			const emre = await signedIn(server, DEMO_USERS.emre.email)
@@ -279,12 +210,12 @@ for (const kind of KINDS) {
 			// The console lists it with what an operator needs; a rejection must name a rule.
 			let console_ = await lucia.page('/en/operator')
 			console_.screen.getByRole('heading', { name: tr('en', 'operator.payouts-title', { count: 1 }) })
-			const card = payoutCard(console_, creator.username)
+			const card = consoleCard(console_, creator.username)
 			expect(card.textContent).toContain('160')
 			const decide = (values: Record<string, string>) => lucia.submit(console_, card.querySelector('form')!, values)
 			const unruled = await decide({ action: 'reject_payout', ground: 'none', explanation: 'Bought with stolen cards.' })
 			expect(unruled.status).toBe(400)
-			expect(payoutCard(unruled, creator.username).querySelector('[role="alert"]')?.textContent).toBe(tr('en', 'operator.ground-needed'))
+			expect(consoleCard(unruled, creator.username).querySelector('[role="alert"]')?.textContent).toBe(tr('en', 'operator.ground-needed'))
 			const why = 'The coins behind this payout came from accounts made to boost your own dares.'
 			const rejected = await decide({ action: 'reject_payout', ground: 'spam', explanation: why })
 			expect(flash(rejected, 'success')).toBe(tr('en', 'operator.decided-reject-payout'))
@@ -302,7 +233,7 @@ for (const kind of KINDS) {
 			// Asked again and approved: the test provider pays it at once.
 			page = await ask(160)
 			console_ = await lucia.page('/en/operator')
-			const approved = await lucia.submit(console_, payoutCard(console_, creator.username).querySelector('form')!, { action: 'approve_payout', explanation: 'Checked the sessions behind it.' })
+			const approved = await lucia.submit(console_, consoleCard(console_, creator.username).querySelector('form')!, { action: 'approve_payout', explanation: 'Checked the sessions behind it.' })
 			expect(flash(approved, 'success')).toBe(tr('en', 'operator.decided-approve-payout'))
 			page = await mia.page('/en/earnings')
 			expect(figure(page, tr('en', 'earnings.available'))).toBe(before - 160)

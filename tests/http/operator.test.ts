@@ -1,15 +1,11 @@
 import { randomUUID } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest'
+import { beforeAll, describe, expect, test, vi } from 'vitest'
 import { asUser } from '#app/db/as-user.server'
-import { createDatabase, type Database, type Queryable } from '#app/db/database.server'
+import type { Database, Queryable } from '#app/db/database.server'
 import { DEMO_SESSIONS, DEMO_USERS } from '#app/db/seed.server'
 import { setOperator } from '#app/modules/moderation/operator-grant.server'
-import { AppServer, scratchDatabase, signIn } from '#tests/support/app-server'
 import { tr } from '#tests/e2e/support/i18n'
-import { describeEachServer, Visitor, type Page, type TestServer } from './support'
+import { consoleCard, describeEachServer, flash, mailsTo, serverOfItsOwn, signedIn, Visitor, type TestServer } from './support'
 
 /**
  * The operators' console, the statement of reasons and the appeal
@@ -28,41 +24,8 @@ const author = DEMO_USERS.jonas
 const miaLive = DEMO_SESSIONS.miaLive
 const emreLive = DEMO_SESSIONS.emreLive
 
-/** A visitor signed in as a demo user, with the cookie choice made. */
-async function signedIn(server: TestServer, email: string): Promise<Visitor> {
-	const visitor = Visitor.decided(server)
-	for (const pair of (await signIn(server.url, email)).split('; ')) {
-		const at = pair.indexOf('=')
-		visitor.cookies.set(pair.slice(0, at), pair.slice(at + 1))
-	}
-	return visitor
-}
 
-/** The toast a page carries without JavaScript. */
-function flash(page: Page, type: 'success' | 'error'): string | null {
-	return page.document.querySelector(`.flash--${type} strong`)?.textContent ?? null
-}
 
-type StoredMail = { to: string; subject: string; text: string }
-
-/** The mails to `to` on the development mailbox (newest first), once `subject` is among them. */
-async function mailsTo(server: TestServer, to: string, subject: string): Promise<StoredMail[]> {
-	return vi.waitFor(
-		async () => {
-			const page = await Visitor.decided(server).page('/dev/mailbox')
-			const mails = [...page.document.querySelectorAll('.mailbox__list > li')]
-				.map((li) => ({
-					to: li.querySelector('.mailbox__meta strong')?.textContent ?? '',
-					subject: li.querySelector('h2')?.textContent ?? '',
-					text: li.querySelector('.mailbox__body')?.textContent ?? '',
-				}))
-				.filter((mail) => mail.to === to)
-			if (!mails.some((mail) => mail.subject === subject)) throw new Error(`no mail "${subject}" to ${to} yet`)
-			return mails
-		},
-		{ timeout: 10_000, interval: 100 },
-	)
-}
 
 /** The appeal link of the newest statement of reasons with this subject. */
 async function appealLinkIn(server: TestServer, to: string, subject: string): Promise<string> {
@@ -72,12 +35,6 @@ async function appealLinkIn(server: TestServer, to: string, subject: string): Pr
 	return new URL(link).pathname
 }
 
-/** The card of the console (a report, held dare or appeal) that shows `text`. */
-function card(page: Page, text: string): Element {
-	const found = [...page.document.querySelectorAll('article.moderation-item')].filter((article) => article.textContent?.includes(text))
-	if (found.length !== 1) throw new Error(`${found.length} cards show "${text}"`)
-	return found[0]!
-}
 
 describeEachServer('the operators’ console is nobody else’s', (server) => {
 	test('a visitor and a signed-in user who is no operator get the 404 page, for the page and its form', async () => {
@@ -100,43 +57,12 @@ const KINDS = process.env.TEST_DATABASE_URL ? (['pglite', 'postgres'] as const) 
 
 for (const kind of KINDS) {
 	describe(`reports decided, statements of reasons, appeals (${kind}, a server of its own)`, () => {
-		let app: AppServer
+		const own = serverOfItsOwn(kind, 'operator')
 		let server: TestServer
-		let withOwner: <T>(fn: (db: Database) => Promise<T>) => Promise<T>
-		const cleanups: Array<() => Promise<unknown>> = []
-
-		beforeAll(async () => {
-			if (kind === 'postgres') {
-				const database = await scratchDatabase('dareboost_operator')
-				cleanups.push(database.drop)
-				app = await AppServer.create(database.url)
-				await app.start()
-				const db = await createDatabase({ url: database.url })
-				cleanups.unshift(() => db.close())
-				withOwner = (fn) => fn(db)
-			} else {
-				const dataDir = mkdtempSync(join(tmpdir(), 'dareboost-operator-'))
-				cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }))
-				app = await AppServer.create('', { PGLITE_DATA_DIR: dataDir })
-				await app.start()
-				withOwner = async (fn) => {
-					await app.stop()
-					const db = await createDatabase({ dataDir })
-					try {
-						return await fn(db)
-					} finally {
-						await db.close()
-						await app.start()
-					}
-				}
-			}
-			cleanups.unshift(() => app.stop('SIGKILL'))
-			server = { kind, url: app.url, mailbox: null }
-		}, 180_000)
-
-		afterAll(async () => {
-			for (const cleanup of cleanups) await cleanup().catch(() => {})
+		beforeAll(() => {
+			server = own.server
 		})
+		const withOwner = <T,>(fn: (db: Database) => Promise<T>) => own.withOwner(fn)
 
 		test('remove a reported dare, appeal once; suspend, grant the appeal, the author dares again', async () => {
 			const as = <T>(db: Database, userId: string, fn: (tx: Queryable) => Promise<T>) => asUser(db, { sub: userId, role: 'authenticated' }, fn)
@@ -172,21 +98,21 @@ for (const kind of KINDS) {
 			let queue = await lucia.page('/en/operator')
 			expect(queue.status).toBe(200)
 			expect(queue.screen.getByRole('heading', { level: 1 }).textContent).toBe(tr('en', 'operator.title'))
-			const report = card(queue, insult)
+			const report = consoleCard(queue, insult)
 			expect(report.textContent).toContain(tr('en', 'operator.report-title', { reason: tr('en', 'operator.grounds.harassment') }))
 			expect(report.textContent).toContain('It insults a viewer by name.')
 			expect(report.textContent).toContain(DEMO_USERS.emre.username)
 			expect(report.textContent).toContain(author.username)
 			expect(report.querySelector(`a[href="/en/session/${miaLive.id}#dare-${ids.insult}"]`)?.textContent).toBe(miaLive.title)
-			expect(card(queue, slur).textContent).toContain(tr('en', 'operator.held-filter'))
+			expect(consoleCard(queue, slur).textContent).toContain(tr('en', 'operator.held-filter'))
 			const order = [...queue.document.querySelectorAll('article.moderation-item')].map((a) => a.textContent ?? '')
 			expect(order.findIndex((t) => t.includes(insult))).toBeLessThan(order.findIndex((t) => t.includes(advert)))
 
 			// Without JavaScript a form the browser would have stopped comes back with what was typed and why.
-			const held = card(queue, slur)
+			const held = consoleCard(queue, slur)
 			const refused = await lucia.submit(queue, held.querySelector('form')!, { action: 'approve_dare', ground: 'hate', explanation: 'Kept for the record.' })
 			expect(refused.status).toBe(400)
-			const again = card(refused, slur)
+			const again = consoleCard(refused, slur)
 			expect(again.querySelector('[role="alert"]')?.textContent).toBe(tr('en', 'operator.ground-none'))
 			expect(again.querySelector('textarea')?.textContent).toBe('Kept for the record.')
 
@@ -227,7 +153,7 @@ for (const kind of KINDS) {
 
 			// Suspend the author on Mia's report: Jonas can no longer dare; Mia is told in German.
 			queue = await lucia.page('/en/operator')
-			queue = await lucia.submit(queue, card(queue, advert).querySelector('form')!, {
+			queue = await lucia.submit(queue, consoleCard(queue, advert).querySelector('form')!, {
 				action: 'suspend_user',
 				ground: 'spam',
 				explanation: 'Advertising a shop in a dare.',
@@ -249,7 +175,7 @@ for (const kind of KINDS) {
 			// Both appeals wait on the console; granting the suspension's lifts it.
 			queue = await lucia.page('/en/operator')
 			expect(queue.document.querySelectorAll('#moderation-appeals ~ ol > li')).toHaveLength(2)
-			const appealCard = card(queue, 'The shop is a charity raffle.')
+			const appealCard = consoleCard(queue, 'The shop is a charity raffle.')
 			expect(appealCard.textContent).toContain('Advertising a shop in a dare.')
 			queue = await lucia.submit(queue, appealCard.querySelector('form')!, {
 				action: 'appeal_granted',

@@ -1,7 +1,12 @@
+import { mkdtempSync, rmSync } from 'node:fs'
 import { request } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { within } from '@testing-library/dom'
 import { Window } from 'happy-dom'
-import { describe, inject, vi } from 'vitest'
+import { afterAll, beforeAll, describe, inject, vi } from 'vitest'
+import { createDatabase, type Database } from '#app/db/database.server'
+import { AppServer, scratchDatabase, signIn } from '#tests/support/app-server'
 import { CONSENT_COOKIES } from '#tests/e2e/support/consent'
 import { linkInDevMailbox } from '#tests/support/dev-mailbox'
 import { tr } from '#tests/e2e/support/i18n'
@@ -264,4 +269,93 @@ export function rawRequest(
 		for (const chunk of chunks) req.write(chunk)
 		req.end()
 	})
+}
+
+/** A visitor signed in as a demo user, with the cookie choice made. */
+export async function signedIn(server: TestServer, email: string): Promise<Visitor> {
+	const visitor = Visitor.decided(server)
+	for (const pair of (await signIn(server.url, email)).split('; ')) {
+		const at = pair.indexOf('=')
+		visitor.cookies.set(pair.slice(0, at), pair.slice(at + 1))
+	}
+	return visitor
+}
+
+/** The toast a page carries without JavaScript. */
+export function flash(page: Page, type: 'success' | 'error'): string | null {
+	return page.document.querySelector(`.flash--${type} strong`)?.textContent ?? null
+}
+
+export type StoredMail = { to: string; subject: string; text: string }
+
+/** The mails to `to` on the development mailbox (newest first), once `subject` is among them. */
+export async function mailsTo(server: TestServer, to: string, subject: string): Promise<StoredMail[]> {
+	return vi.waitFor(
+		async () => {
+			const page = await Visitor.decided(server).page('/dev/mailbox')
+			const mails = [...page.document.querySelectorAll('.mailbox__list > li')]
+				.map((li) => ({
+					to: li.querySelector('.mailbox__meta strong')?.textContent ?? '',
+					subject: li.querySelector('h2')?.textContent ?? '',
+					text: li.querySelector('.mailbox__body')?.textContent ?? '',
+				}))
+				.filter((mail) => mail.to === to)
+			if (!mails.some((mail) => mail.subject === subject)) throw new Error(`no mail "${subject}" to ${to} yet`)
+			return mails
+		},
+		{ timeout: 10_000, interval: 100 },
+	)
+}
+
+/** The operators' console card (a report, held dare, appeal or payout) that shows `text`. */
+export function consoleCard(page: Page, text: string): Element {
+	const found = [...page.document.querySelectorAll('article.moderation-item')].filter((article) => article.textContent?.includes(text))
+	if (found.length !== 1) throw new Error(`${found.length} cards show "${text}"`)
+	return found[0]!
+}
+
+/**
+ * A server of the suite's own (the shared ones must not be changed), started
+ * before its tests and stopped after them, with `env` on top of the test
+ * defaults: on Postgres on a scratch database, with the owner connection
+ * beside it; on PGlite in a data folder of its own, which is one process's
+ * database, so the server stops while the owner connection writes. Read
+ * `server` and call `withOwner` inside the tests.
+ */
+export function serverOfItsOwn(kind: ServerKind, name: string, env: Record<string, string> = {}) {
+	const own = {} as { server: TestServer; withOwner: <T>(fn: (db: Database) => Promise<T>) => Promise<T> }
+	let app: AppServer
+	const cleanups: Array<() => Promise<unknown>> = []
+	beforeAll(async () => {
+		if (kind === 'postgres') {
+			const database = await scratchDatabase(`dareboost_${name}`)
+			cleanups.push(database.drop)
+			app = await AppServer.create(database.url, env)
+			await app.start()
+			const db = await createDatabase({ url: database.url })
+			cleanups.unshift(() => db.close())
+			own.withOwner = (fn) => fn(db)
+		} else {
+			const dataDir = mkdtempSync(join(tmpdir(), `dareboost-${name}-`))
+			cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }))
+			app = await AppServer.create('', { ...env, PGLITE_DATA_DIR: dataDir })
+			await app.start()
+			own.withOwner = async (fn) => {
+				await app.stop()
+				const db = await createDatabase({ dataDir })
+				try {
+					return await fn(db)
+				} finally {
+					await db.close()
+					await app.start()
+				}
+			}
+		}
+		cleanups.unshift(() => app.stop('SIGKILL'))
+		own.server = { kind, url: app.url, mailbox: null }
+	}, 180_000)
+	afterAll(async () => {
+		for (const cleanup of cleanups) await cleanup().catch(() => {})
+	})
+	return own
 }
