@@ -174,7 +174,8 @@ function quoteLiteral(text: string): string {
 async function pgliteProvider(): Promise<Provider> {
 	const snapshot = inject('pgliteSnapshot')
 	const db = await createPGliteDatabase(undefined, snapshot ? { loadDataDir: new Blob([await readFile(snapshot)]) } : {})
-	await migrate(db, { platform: 'local' })
+	// The snapshot is migrated already (made from the same migrations at the start of this run or rerun).
+	if (!snapshot) await migrate(db, { platform: 'local' })
 	let restore = await restoreDataSql(db)
 	let fingerprint = await schemaFingerprint(db)
 	let dirty = false
