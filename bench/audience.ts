@@ -58,14 +58,16 @@
  *
  * BENCH_SUBSCRIBERS (default 10,000 on Postgres, 1,000 embedded), BENCH_RATE
  * (100 / 20 boosts per second), BENCH_SECONDS (20), BENCH_DARES (dares in
- * the session, Postgres only: 20), BENCH_WORKERS, BENCH_SHARE (1). Targets
+ * the session, Postgres only: 20), BENCH_WORKERS, BENCH_SHARE (1),
+ * BENCH_NICE (the subscriber threads' nice value, 0: with 10 the server and
+ * the boosts keep the rate while the subscribers take what is left). Targets
  * (issue 22): 10,000 subscribers with 100 boosts/s on Postgres, 1,000 with
  * 20/s embedded; p99 < 500 ms, 0 requests per update, every state equal.
  */
 import { randomUUID } from 'node:crypto'
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { cpus } from 'node:os'
+import { cpus, setPriority } from 'node:os'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { pathToFileURL } from 'node:url'
 import { isDeepStrictEqual } from 'node:util'
@@ -83,6 +85,7 @@ const EMBEDDED = process.env.BENCH_EMBEDDED === '1'
 const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? (EMBEDDED ? 1000 : 10_000))
 const RATE = Number(process.env.BENCH_RATE ?? (EMBEDDED ? 20 : 100))
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20)
+const NICE = Number(process.env.BENCH_NICE ?? 0)
 const DARES = Number(process.env.BENCH_DARES ?? 20)
 const WORKERS = Number(process.env.BENCH_WORKERS ?? Math.max(1, Math.ceil(SUBSCRIBERS / 2500)))
 const SHARE = Math.max(1, Number(process.env.BENCH_SHARE ?? 1))
@@ -178,6 +181,8 @@ interface Subscriber {
 
 async function subscriberWorker(input: WorkerInput) {
 	const port = parentPort!
+	// BENCH_NICE: this thread's nice value (Linux: per thread), so the server and the boosts come first on a machine the subscribers fill.
+	if (NICE !== 0) setPriority(0, NICE)
 	const { base, sessionId, hotDareId } = input
 	const wsBase = `${base.replace(/^http/, 'ws')}/realtime/v1`
 	const subscribers: Subscriber[] = []
@@ -786,8 +791,15 @@ async function main() {
 			`final state vs a fresh page load: ${sum((r) => r.equal)} equal, ${sum((r) => r.unequal)} unequal${results.some((r) => r.examples.length) ? ` (e.g. ${results.flatMap((r) => r.examples).slice(0, 3).join('; ')})` : ''}; the hot dare's pot went down ${sum((r) => r.backwards)} times in the feeds`,
 		)
 		const p99 = quantile(latency, 0.99)
-		const ok = p99 < 500 && refetches === 0 && sum((r) => r.unequal) === 0 && sum((r) => r.never) === 0
-		console.log(`\ntargets (p99 < 500 ms, 0 requests per update, all states equal): ${ok ? 'met' : 'NOT met'}`)
+		// The rate is part of the target: boosts that were not sent, or answered late, are updates nobody waited for.
+		const rate = run.done.length / run.elapsed
+		const missed = [
+			...(rate < RATE * 0.95 ? [`boosts at ${rate.toFixed(1)}/s, not ${RATE}/s`] : []),
+			...(p99 >= 500 ? [`p99 ${ms(p99)}`] : []),
+			...(refetches !== 0 ? [`${refetches} page reads`] : []),
+			...(sum((r) => r.unequal) + sum((r) => r.never) !== 0 ? ['states unequal or boosts never shown'] : []),
+		]
+		console.log(`\ntargets (${RATE} boosts/s, p99 < 500 ms, 0 requests per update, all states equal): ${missed.length === 0 ? 'met' : `NOT met (${missed.join('; ')})`}`)
 		if (db) {
 			const problems = await db.query('select * from ledger.check()')
 			console.log(`ledger.check(): ${problems.rows.length === 0 ? 'no problem' : JSON.stringify(problems.rows)}`)

@@ -195,12 +195,24 @@ function routeMatcher(build: ServerBuild): (path: string) => string | null {
 	const attach = (routes: RouteObject[]): RouteObject[] =>
 		routes.map((r) => (r.index ? r : ({ ...r, children: attach(byParent.get(r.id) ?? []) } as RouteObject)))
 	const tree = attach(byParent.get(undefined) ?? [])
+	// React Router's matchRoutes flattens and ranks the whole table on every
+	// call (a quarter of a small request's time): each path's answer is kept,
+	// up to ROUTE_IDS_KEPT paths, the first kept dropped first, a long path
+	// not kept (docs/decisions/055-hot-dare.md).
+	const kept = new Map<string, string | null>()
 	return (path) => {
+		const known = kept.get(path)
+		if (known !== undefined) return known
 		// A client navigation's data request: /en/session/1.data, /_root.data.
 		const page = path.endsWith('.data') ? path.slice(0, -'.data'.length).replace(/\/_root$/, '/') : path
-		return matchRoutes(tree, page)?.at(-1)?.route.id ?? null
+		const id = matchRoutes(tree, page)?.at(-1)?.route.id ?? null
+		if (path.length > 200) return id
+		if (kept.size >= ROUTE_IDS_KEPT) kept.delete(kept.keys().next().value!)
+		kept.set(path, id)
+		return id
 	}
 }
+const ROUTE_IDS_KEPT = 1000
 
 /**
  * The Fetch Request React Router sees. Unlike @react-router/express's, its

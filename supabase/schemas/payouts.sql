@@ -189,14 +189,16 @@ alter table ledger.disputes enable row level security;
 
 create function ledger.spending_restricted(p_user uuid)
 returns boolean
-language sql
+language plpgsql
 stable
 set search_path = ''
 as $$
-  select exists (
+begin
+  return exists (
     select 1 from ledger.disputes d
     where d.user_id = p_user and (d.status = 'open' or (d.status = 'lost' and d.cleared_at is null))
   );
+end;
 $$;
 
 -- What a dispute still owes: its coins less what was taken back and settled.

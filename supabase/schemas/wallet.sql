@@ -332,11 +332,15 @@ as $$
 declare
   account bigint;
 begin
-  insert into ledger.accounts (kind, dare_id) values ('pot', p_dare_id)
-  on conflict (dare_id) where kind = 'pot' do nothing
-  returning id into account;
+  -- Looked up first: a pot is made once and boosted many times.
+  select id into account from ledger.accounts where kind = 'pot' and dare_id = p_dare_id;
   if account is null then
-    select id into account from ledger.accounts where kind = 'pot' and dare_id = p_dare_id;
+    insert into ledger.accounts (kind, dare_id) values ('pot', p_dare_id)
+    on conflict (dare_id) where kind = 'pot' do nothing
+    returning id into account;
+    if account is null then
+      select id into account from ledger.accounts where kind = 'pot' and dare_id = p_dare_id;
+    end if;
   end if;
   return account;
 end;
