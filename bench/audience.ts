@@ -424,49 +424,6 @@ interface WorkerResult {
 	frameBytes: number[]
 }
 
-const CLOCK_TICKS = 100
-
-/** CPU seconds (user + system) of a process. */
-function cpuSeconds(pid: number): number {
-	const { user, system } = cpuSplit(pid)
-	return user + system
-}
-
-/** CPU seconds of a process in user space and in the kernel (on loopback a socket write also runs the peer's receive path). */
-function cpuSplit(pid: number): { user: number; system: number } {
-	const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-	const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-	return { user: Number(fields[11]) / CLOCK_TICKS, system: Number(fields[12]) / CLOCK_TICKS }
-}
-
-/** CPU seconds of the Postgres backends serving `database` (the bench's own; other databases on the server are not counted). */
-function postgresCpuSeconds(database: string): number {
-	let total = 0
-	for (const entry of readdirSync('/proc')) {
-		if (!/^\d+$/.test(entry)) continue
-		try {
-			const title = readFileSync(`/proc/${entry}/cmdline`, 'utf8')
-			if (title.startsWith('postgres: ') && title.split(' ')[2] === database) total += cpuSeconds(Number(entry))
-		} catch {
-			// gone meanwhile
-		}
-	}
-	return total
-}
-
-/** The machine's busy and total CPU seconds (/proc/stat). */
-function machineCpu(): { busy: number; total: number } {
-	const [, ...values] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/)
-	const v = values.map(Number)
-	const idle = v[3]! + v[4]!
-	const total = v.reduce((a, b) => a + b, 0)
-	return { busy: (total - idle) / CLOCK_TICKS, total: total / CLOCK_TICKS }
-}
-
-function rssMb(pid: number): number {
-	const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'))
-	return Number(/(\d+)/.exec(line ?? '')?.[1] ?? NaN) / 1024
-}
 
 /** The process listening on a local TCP port (the embedded server runs as a child of the test starter). */
 function pidListening(port: number): number {
@@ -559,7 +516,7 @@ const ms = (v: number) => (Number.isNaN(v) ? '-' : `${v.toFixed(1)} ms`)
 
 async function main() {
 	const { DEMO_PASSWORD, DEMO_SESSIONS, DEMO_USERS } = await import('../app/db/seed.server')
-	const { signInCookie, startDemoServer, startPostgresServer, writeDares } = await import('./support')
+	const { cpuSeconds, cpuSplit, machineCpu, postgresCpuSeconds, rssMb, signInCookie, startDemoServer, startPostgresServer, writeDares } = await import('./support')
 	let base: string
 	let pid: number
 	let stop: () => Promise<void>

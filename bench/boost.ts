@@ -20,6 +20,9 @@
  *   npm run build && BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:boost
  *
  * BENCH_SECONDS (default 15) and BENCH_CONNECTIONS (default 32) tune it;
+ * each server is warmed up first with BENCH_WARMUP seconds (default 3) of
+ * the same boosts, not counted (a fresh process runs its first seconds
+ * slower, compiling; without it the first step's figure varied by half);
  * BENCH_STEPS (default `hot,spread,minimal,ladder,pgbench`) picks the steps,
  * e.g. `BENCH_STEPS=hot BENCH_PROFILE=/tmp/prof` profiles the hot dare alone.
  * Targets on the 2-core machine (issue 22): on the hot dare >= 50 % of the
@@ -33,9 +36,10 @@ import { join, resolve } from 'node:path'
 import autocannon from 'autocannon'
 import { createDatabase, type Database } from '../app/db/database.server'
 import { DEMO_PASSWORD, DEMO_USERS } from '../app/db/seed.server'
-import { freePort, signInCookie, startPostgresServer, writeDares } from './support'
+import { cpuSeconds, freePort, machineCpu, postgresCpuSeconds, signInCookie, startPostgresServer, writeDares } from './support'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 15)
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 3)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32)
 const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin'
 const STEPS = new Set((process.env.BENCH_STEPS ?? 'hot,spread,minimal,ladder,pgbench').split(',').map((s) => s.trim()))
@@ -57,7 +61,7 @@ async function ready(db: Database, id: string) {
 }
 
 /** The boost form as a browser posts it, `cookies` taking turns (none: a visitor), with `amount` (10 is a boost; 5 is refused before any SQL). */
-async function run(base: string, sessionId: string, cookies: string[], dareOf: () => string, amount = '10', path = `/en/session/${sessionId}`) {
+async function run(base: string, sessionId: string, cookies: string[], dareOf: () => string, amount = '10', path = `/en/session/${sessionId}`, seconds = SECONDS) {
 	let n = 0
 	// autocannon's percentiles skip p95: every response's time, for it.
 	const times: number[] = []
@@ -66,7 +70,7 @@ async function run(base: string, sessionId: string, cookies: string[], dareOf: (
 			{
 				url: base,
 				connections: CONNECTIONS,
-				duration: SECONDS,
+				duration: seconds,
 				requests: [
 					{
 						method: 'POST',
@@ -97,7 +101,7 @@ async function run(base: string, sessionId: string, cookies: string[], dareOf: (
  * or 200 for the GETs); the per-second figures side by side say what each
  * part costs.
  */
-async function ladder(base: string, sessionId: string, cookies: string[], dare: string) {
+async function ladder(base: string, pid: number, sessionId: string, cookies: string[], dare: string) {
 	const get = (path: string) => autocannon({ url: `${base}${path}`, connections: CONNECTIONS, duration: SECONDS })
 	const steps: Array<[string, () => Promise<autocannon.Result>]> = [
 		['/healthz: Express and one query', () => get('/healthz')],
@@ -107,9 +111,13 @@ async function ladder(base: string, sessionId: string, cookies: string[], dare: 
 	]
 	console.log('\nwhat bounds it: the same server and connections, each step doing less of a boost')
 	for (const [name, step] of steps) {
+		const cpu = cpuSeconds(pid)
 		const r = await step()
 		const answered = r['2xx'] + r['3xx']
-		console.log(`  ${name.padEnd(58)} ${(answered / SECONDS).toFixed(0).padStart(6)}/s   p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms  (other ${r.non2xx - r['3xx']}, errors ${r.errors})`)
+		const perRequest = ((cpuSeconds(pid) - cpu) * 1000) / Math.max(1, answered)
+		console.log(
+			`  ${name.padEnd(58)} ${(answered / SECONDS).toFixed(0).padStart(6)}/s   p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms  (other ${r.non2xx - r['3xx']}, errors ${r.errors})   app CPU ${perRequest.toFixed(2)} ms a request`,
+		)
 	}
 }
 
@@ -157,6 +165,7 @@ async function startMinimalApp(): Promise<{ base: string; stop: () => Promise<vo
 
 async function main() {
 	const server = await startPostgresServer()
+	const database = new URL(server.databaseUrl).pathname.slice(1)
 	const db = await createDatabase({ url: server.databaseUrl, poolSize: 2 })
 	try {
 		// A session of 1,000 dares (100 per author), and its dares.
@@ -177,7 +186,8 @@ async function main() {
 		const cookies = await Promise.all(viewers.map((v) => signInCookie(server.base, v.email, DEMO_PASSWORD)))
 		const boosts = async () => (await db.query<{ n: number }>('select count(*)::int as n from public.boosts')).rows[0]!.n
 
-		console.log(`boosts over HTTP: ${CONNECTIONS} connections, ${SECONDS} s each, ${viewers.length} signed-in viewers, 10 coins a boost\n`)
+		console.log(`boosts over HTTP: ${CONNECTIONS} connections, ${SECONDS} s each after ${WARMUP} s of warm-up, ${viewers.length} signed-in viewers, 10 coins a boost\n`)
+		if (WARMUP > 0) await run(server.base, sessionId, cookies, () => dares[1]!, '10', undefined, WARMUP)
 		const figures: Array<{ name: string; perSecond: number; p50: number; p99: number; errors: number }> = []
 		for (const [step, name, pick] of [
 			['hot', 'one hot dare', () => dares[0]!],
@@ -185,16 +195,24 @@ async function main() {
 		] as const) {
 			if (!STEPS.has(step)) continue
 			const before = await boosts()
+			const cpu = { app: cpuSeconds(server.pid), postgres: postgresCpuSeconds(database), machine: machineCpu() }
 			const result = await run(server.base, sessionId, cookies, pick)
 			const made = (await boosts()) - before
+			const machine = machineCpu()
+			// What a boost cost: CPU of the app's process and of the database's backends, per boost made.
+			const perBoost = (seconds: number) => `${((seconds * 1000) / Math.max(1, made)).toFixed(2)} ms`
 			const perSecond = made / SECONDS
 			figures.push({ name, perSecond, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx - result['3xx'] + result.errors })
 			console.log(`${name.padEnd(14)} ${perSecond.toFixed(0).padStart(6)} boosts/s   requests ${result.requests.total}, redirects ${result['3xx']}, other ${result.non2xx - result['3xx']}, errors ${result.errors}   latency p50 ${result.latency.p50} ms  p95 ${result.p95} ms  p99 ${result.latency.p99} ms`)
+			console.log(
+				`${''.padEnd(14)} CPU per boost: app ${perBoost(cpuSeconds(server.pid) - cpu.app)}, Postgres ${perBoost(postgresCpuSeconds(database) - cpu.postgres)}; the machine ${((100 * (machine.busy - cpu.machine.busy)) / (machine.total - cpu.machine.total)).toFixed(0)} % busy`,
+			)
 		}
 		if (STEPS.has('minimal')) {
 			// The same form, headers and clients, at the framework's speed.
 			const minimal = await startMinimalApp()
 			try {
+				if (WARMUP > 0) await run(minimal.base, sessionId, cookies, () => dares[0]!, '10', '/form', WARMUP)
 				const r = await run(minimal.base, sessionId, cookies, () => dares[0]!, '10', '/form')
 				const perSecond = r['3xx'] / SECONDS
 				console.log(`\nminimal React Router action ${perSecond.toFixed(0).padStart(6)}/s   requests ${r.requests.total}, redirects ${r['3xx']}, other ${r.non2xx - r['3xx']}, errors ${r.errors}   latency p50 ${r.latency.p50} ms  p95 ${r.p95} ms  p99 ${r.latency.p99} ms`)
@@ -203,7 +221,7 @@ async function main() {
 				await minimal.stop()
 			}
 		}
-		if (STEPS.has('ladder')) await ladder(server.base, sessionId, cookies, dares[0]!)
+		if (STEPS.has('ladder')) await ladder(server.base, server.pid, sessionId, cookies, dares[0]!)
 		if (STEPS.has('pgbench')) await pgbench(server, viewers, dares[0]!, figures)
 		const problems = await db.query('select * from ledger.check()')
 		console.log(`\nledger.check(): ${problems.rows.length === 0 ? 'no problem' : JSON.stringify(problems.rows)}`)

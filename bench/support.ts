@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process'
+import { readdirSync, readFileSync } from 'node:fs'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { freePort } from '../tests/support/free-port'
 import { startTestServer } from '../tests/support/test-server'
@@ -122,4 +123,49 @@ export async function writeDares(db: Database, sessionId: string, count: number,
 		})
 	}
 	return ids
+}
+
+/** What a process, the Postgres backends of a database, and the machine spent, from /proc (Linux). */
+const CLOCK_TICKS = 100
+
+/** CPU seconds (user + system) of a process. */
+export function cpuSeconds(pid: number): number {
+	const { user, system } = cpuSplit(pid)
+	return user + system
+}
+
+/** CPU seconds of a process in user space and in the kernel (on loopback a socket write also runs the peer's receive path). */
+export function cpuSplit(pid: number): { user: number; system: number } {
+	const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+	const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+	return { user: Number(fields[11]) / CLOCK_TICKS, system: Number(fields[12]) / CLOCK_TICKS }
+}
+
+/** CPU seconds of the Postgres backends serving `database` (the bench's own; other databases on the server are not counted). */
+export function postgresCpuSeconds(database: string): number {
+	let total = 0
+	for (const entry of readdirSync('/proc')) {
+		if (!/^\d+$/.test(entry)) continue
+		try {
+			const title = readFileSync(`/proc/${entry}/cmdline`, 'utf8')
+			if (title.startsWith('postgres: ') && title.split(' ')[2] === database) total += cpuSeconds(Number(entry))
+		} catch {
+			// gone meanwhile
+		}
+	}
+	return total
+}
+
+/** The machine's busy and total CPU seconds (/proc/stat). */
+export function machineCpu(): { busy: number; total: number } {
+	const [, ...values] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/)
+	const v = values.map(Number)
+	const idle = v[3]! + v[4]!
+	const total = v.reduce((a, b) => a + b, 0)
+	return { busy: (total - idle) / CLOCK_TICKS, total: total / CLOCK_TICKS }
+}
+
+export function rssMb(pid: number): number {
+	const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'))
+	return Number(/(\d+)/.exec(line ?? '')?.[1] ?? NaN) / 1024
 }

@@ -117,7 +117,8 @@ test('a creator reviews held dares, a visitor reports one, an operator removes i
 	await expect(visitor.getByText(refused)).toHaveCount(0)
 	const details = `It singles out a viewer by name (${login}).`
 	const reporterName = `Visitor ${login}`
-	await reported.locator('summary', { hasText: tr(lang, 'moderation.report') }).click()
+	// "Report" opens this dare's form: in place with JavaScript, as the page with ?report= without.
+	await reported.getByRole('link', { name: tr(lang, 'moderation.report'), exact: true }).click()
 	await reported.getByLabel(tr(lang, 'moderation.report-reason'), { exact: true }).selectOption('harassment')
 	await reported.getByLabel(tr(lang, 'moderation.report-details'), { exact: true }).fill(details)
 	await reported.getByLabel(tr(lang, 'moderation.report-name'), { exact: true }).fill(reporterName)
@@ -125,6 +126,9 @@ test('a creator reviews held dares, a visitor reports one, an operator removes i
 	await reported.getByRole('checkbox', { name: tr(lang, 'moderation.report-good-faith') }).check()
 	await reported.getByRole('button', { name: tr(lang, 'moderation.report-send') }).click()
 	await expect(visitor.getByText(pattern(lang, 'moderation.report-received', 'reference')).last()).toBeVisible()
+	// Sent: the form is gone, "Report" is a link again.
+	await expect(reported.getByRole('link', { name: tr(lang, 'moderation.report'), exact: true })).toBeVisible()
+	await expect(reported.getByLabel(tr(lang, 'moderation.report-details'), { exact: true })).toHaveCount(0)
 
 	// 5. The operator finds the report in the console and removes the dare.
 	await signInDemo(operator, lang, OPERATOR.email)

@@ -40,7 +40,7 @@ async function expectNoSidewaysScroll(page: Page) {
 async function expectTapTargets(page: Page) {
 	const small = await page.evaluate(
 		(min) =>
-			Array.from(document.querySelectorAll<HTMLElement>('.dare button, .dare summary, .dare .number-field__step, .vote-bar button'))
+			Array.from(document.querySelectorAll<HTMLElement>('.dare button, .dare summary, .dare .dare__report, .dare .number-field__step, .vote-bar button'))
 				.map((element) => ({ element, box: element.getBoundingClientRect() }))
 				.filter(({ box }) => box.width > 0 && (box.width < min || box.height < min))
 				.map(({ element, box }) => `${element.textContent?.trim()}: ${Math.round(box.width)}×${Math.round(box.height)}`),

@@ -64,9 +64,14 @@ async function writeDare(visitor: Visitor, description: string, reward: number):
 	return visitor.submit(page, form, { description, reward: String(reward) }, form.querySelector('button[value="create"]')!)
 }
 
-/** A report sent through a dare's report form. */
+/** A report sent through a dare's report form, which its "Report" link opens (the page carries no other report form). */
 async function report(visitor: Visitor, description: string, values: Record<string, string>): Promise<Page> {
-	const page = await fresh(visitor)
+	const listed = await fresh(visitor)
+	const before = must(card(listed, description), `card of ${description}`)
+	expect(listed.document.querySelectorAll('form.report-form')).toHaveLength(0)
+	const link = must(before.querySelector('a.dare__report'), 'report link')
+	const page = await visitor.page(new URL(link.getAttribute('href')!, listed.url).toString())
+	expect(page.document.querySelectorAll('form.report-form')).toHaveLength(1)
 	const form = must(must(card(page, description), `card of ${description}`).querySelector('form.report-form'), 'report form')
 	return visitor.submit(page, form, values, form.querySelector('button[value="report"]')!)
 }
@@ -126,7 +131,7 @@ describeEachServer('moderation on the session page', (server) => {
 		const mine = must(card(page, free), 'the held dare on its author’s page')
 		expect(mine.querySelector('.dare__status')!.textContent).toBe(tr('en', 'moderation.status-held'))
 		expect(mine.textContent).toContain(tr('en', 'moderation.held-note-author'))
-		expect(mine.querySelector('form.dare__boost, form.dare__vote, form.report-form')).toBeNull()
+		expect(mine.querySelector('form.dare__boost, form.dare__vote, form.report-form, a.dare__report')).toBeNull()
 		const before = balanceOf(page)
 
 		// As the page's script sends it (a fetcher, respond=data): the answer is data with the same toast and the dare as held.
@@ -187,7 +192,7 @@ describeEachServer('moderation on the session page', (server) => {
 
 		// Lucia's page offers no report of her own dare; sent anyway, it is refused.
 		const own = await fresh(lucia)
-		expect(card(own, free)?.querySelector('form.report-form')).toBeNull()
+		expect(card(own, free)?.querySelector('form.report-form, a.dare__report')).toBeNull()
 		const dareId = card(own, free)!.id.replace('dare-', '')
 		page = await post(lucia, { intent: 'report', dareId, reason: 'spam', details, goodFaith: 'yes' })
 		expect(toastOf(page)).toEqual({ type: 'error', text: tr('en', 'errors.error-report-own-dare') })

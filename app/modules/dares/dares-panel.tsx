@@ -1,6 +1,6 @@
-import { memo, useEffect, useRef, type FormEvent } from 'react'
+import { memo, useEffect, useRef, useState, type FormEvent } from 'react'
 import { useTranslation } from '#app/i18n/translation'
-import { Form, useFetcher, useNavigate } from 'react-router'
+import { Form, useFetcher, useNavigate, useSearchParams } from 'react-router'
 import { toast } from '#app/components/toast'
 import { SubmitButton } from '#app/components/forms'
 import { useGatedAction } from '#app/modules/account/gated-action'
@@ -61,6 +61,8 @@ export function DaresPanel(props: DaresPanelProps) {
 	const onAnswer = props.onAnswer ?? ignoreAnswer
 	// Read once for the panel, not once per row.
 	const balance = useShownBalance(viewerId)
+	const [searchParams] = useSearchParams()
+	const reporting = searchParams.get(REPORT_PARAM)
 	// Held dares (their author's, or the creator's to review) first: they wait for a decision.
 	const shown = dares.some((d) => d.status === 'held') ? [...dares.filter((d) => d.status === 'held'), ...dares.filter((d) => d.status !== 'held')] : dares
 	return (
@@ -89,6 +91,7 @@ export function DaresPanel(props: DaresPanelProps) {
 							minBoost={session.minBoost}
 							voteRunning={voting}
 							balance={balance}
+							reportOpen={reporting === dare.id}
 							onAnswer={onAnswer}
 						/>
 					))}
@@ -231,10 +234,12 @@ type DareCardProps = {
 	voteRunning: boolean
 	/** The balance the header shows (null: not the signed-in viewer's page), for the client's own check of a boost. */
 	balance: number | null
+	/** The page was asked with this dare's report form open (`?report=`). */
+	reportOpen: boolean
 	onAnswer: (answer: DareAnswer) => void
 }
 
-const DareCard = memo(function DareCard({ dare, sessionId, isCreator, viewerId, signedIn, own, formKey, lang, live, minBoost, voteRunning, balance, onAnswer }: DareCardProps) {
+const DareCard = memo(function DareCard({ dare, sessionId, isCreator, viewerId, signedIn, own, formKey, lang, live, minBoost, voteRunning, balance, reportOpen, onAnswer }: DareCardProps) {
 	const { t } = useTranslation()
 	const boost = useDareForm('boost', onAnswer)
 	const vote = useDareForm('vote', onAnswer)
@@ -322,7 +327,7 @@ const DareCard = memo(function DareCard({ dare, sessionId, isCreator, viewerId, 
 			{isCreator || !own ? (
 				<div className="dare__tools">
 					{isCreator ? <ModerateTools dare={dare} live={live} viewerId={viewerId} /> : null}
-					{!own ? <ReportForm dare={dare} signedIn={signedIn} lang={lang} /> : null}
+					{!own ? <Report dare={dare} signedIn={signedIn} lang={lang} initiallyOpen={reportOpen} /> : null}
 				</div>
 			) : null}
 		</li>
@@ -398,18 +403,53 @@ function ModerateTools({ dare, live, viewerId }: { dare: DareView; live: boolean
 	)
 }
 
+/** The search parameter that opens one dare's report form (`?report={dare id}`). */
+const REPORT_PARAM = 'report'
+
+/**
+ * "Report" under a dare, and its form once asked for: a page carries the
+ * report form of at most one dare, not of each (on a session of 200 dares
+ * those forms were half the page's HTML and a third of its render:
+ * docs/decisions/055-hot-dare.md). Without JavaScript the link loads the page
+ * with this dare's form open (`?report=`, back at the dare); with it, the
+ * form opens in place. Closing the form turns it back into the link.
+ */
+function Report({ dare, signedIn, lang, initiallyOpen }: { dare: DareView; signedIn: boolean; lang: Locale; initiallyOpen: boolean }) {
+	const { t } = useTranslation()
+	// null: as the page was asked; true: opened here (its first field then takes the focus).
+	const [opened, setOpened] = useState<boolean | null>(null)
+	if (!(opened ?? initiallyOpen)) {
+		return (
+			<a
+				className="dare__report"
+				href={`?${REPORT_PARAM}=${encodeURIComponent(dare.id)}#dare-${dare.id}`}
+				rel="nofollow"
+				onClick={(event) => {
+					event.preventDefault()
+					setOpened(true)
+				}}
+			>
+				{t('moderation.report')}
+			</a>
+		)
+	}
+	return <ReportForm dare={dare} signedIn={signedIn} lang={lang} focus={opened === true} onClose={() => setOpened(false)} />
+}
+
 /**
  * Anyone's report of a dare they did not write (docs/product.md §13.3): a
  * disclosure with its form, so it works without JavaScript (a post that
  * comes back with the toast). With JavaScript it is sent by a fetcher and
- * answered with data: the toast, the form emptied and closed. A visitor
+ * answered with data: the toast, and the form closed. A visitor
  * also gives a name and an e-mail address (the receipt goes there).
  */
-function ReportForm({ dare, signedIn, lang }: { dare: DareView; signedIn: boolean; lang: Locale }) {
+function ReportForm({ dare, signedIn, lang, focus, onClose }: { dare: DareView; signedIn: boolean; lang: Locale; focus: boolean; onClose: () => void }) {
 	const { t } = useTranslation()
+	const reason = useRef<HTMLSelectElement>(null)
+	useEffect(() => {
+		if (focus) reason.current?.focus()
+	}, [focus])
 	const fetcher = useFetcher<ModerationResult>()
-	const disclosure = useRef<HTMLDetailsElement>(null)
-	const form = useRef<HTMLFormElement>(null)
 	const taken = useRef<ModerationResult | null>(null)
 	useEffect(() => {
 		if (fetcher.state !== 'idle' || !fetcher.data || taken.current === fetcher.data) return
@@ -419,9 +459,8 @@ function ReportForm({ dare, signedIn, lang }: { dare: DareView; signedIn: boolea
 			return
 		}
 		toast[result.tone](result.message)
-		form.current?.reset()
-		if (disclosure.current) disclosure.current.open = false
-	}, [fetcher.state, fetcher.data])
+		onClose()
+	}, [fetcher.state, fetcher.data, onClose])
 	const onSubmit = (event: FormEvent<HTMLFormElement>) => {
 		event.preventDefault()
 		const submitter = (event.nativeEvent as SubmitEvent).submitter
@@ -431,14 +470,14 @@ function ReportForm({ dare, signedIn, lang }: { dare: DareView; signedIn: boolea
 	}
 	const id = `report-${dare.id}`
 	return (
-		<details className="dare__disclosure" ref={disclosure}>
+		<details className="dare__disclosure" open onToggle={(event) => (event.currentTarget.open ? null : onClose())}>
 			<summary>{t('moderation.report')}</summary>
-			<Form method="post" className="report-form stack" preventScrollReset onSubmit={onSubmit} ref={form}>
+			<Form method="post" className="report-form stack" preventScrollReset onSubmit={onSubmit}>
 				<input type="hidden" name="dareId" value={dare.id} />
 				<p className="field__hint">{t('moderation.report-intro')}</p>
 				<div className="field">
 					<label htmlFor={`${id}-reason`}>{t('moderation.report-reason')}</label>
-					<select id={`${id}-reason`} name="reason" required defaultValue="">
+					<select id={`${id}-reason`} name="reason" required defaultValue="" ref={reason}>
 						<option value="" disabled>
 							{t('moderation.report-reason-choose')}
 						</option>
