@@ -86,6 +86,7 @@ const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? (EMBEDDED ? 1000 : 1
 const RATE = Number(process.env.BENCH_RATE ?? (EMBEDDED ? 20 : 100))
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20)
 const NICE = Number(process.env.BENCH_NICE ?? 0)
+if (!Number.isInteger(NICE) || NICE < 0 || NICE > 19) throw new Error('BENCH_NICE: a nice value from 0 to 19 (lower ones need privileges)')
 const DARES = Number(process.env.BENCH_DARES ?? 20)
 const WORKERS = Number(process.env.BENCH_WORKERS ?? Math.max(1, Math.ceil(SUBSCRIBERS / 2500)))
 const SHARE = Math.max(1, Number(process.env.BENCH_SHARE ?? 1))
@@ -182,7 +183,7 @@ interface Subscriber {
 async function subscriberWorker(input: WorkerInput) {
 	const port = parentPort!
 	// BENCH_NICE: this thread's nice value (Linux: per thread), so the server and the boosts come first on a machine the subscribers fill.
-	if (NICE !== 0) setPriority(0, NICE)
+	if (NICE > 0) setPriority(0, NICE)
 	const { base, sessionId, hotDareId } = input
 	const wsBase = `${base.replace(/^http/, 'ws')}/realtime/v1`
 	const subscribers: Subscriber[] = []
@@ -423,7 +424,6 @@ interface WorkerResult {
 	payloadBytes: number[]
 	frameBytes: number[]
 }
-
 
 /** The process listening on a local TCP port (the embedded server runs as a child of the test starter). */
 function pidListening(port: number): number {

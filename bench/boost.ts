@@ -187,6 +187,7 @@ async function main() {
 		const boosts = async () => (await db.query<{ n: number }>('select count(*)::int as n from public.boosts')).rows[0]!.n
 
 		console.log(`boosts over HTTP: ${CONNECTIONS} connections, ${SECONDS} s each after ${WARMUP} s of warm-up, ${viewers.length} signed-in viewers, 10 coins a boost\n`)
+		// On another dare: the code warms up, and the hot dare starts its step without a boost, as before.
 		if (WARMUP > 0) await run(server.base, sessionId, cookies, () => dares[1]!, '10', undefined, WARMUP)
 		const figures: Array<{ name: string; perSecond: number; p50: number; p99: number; errors: number }> = []
 		for (const [step, name, pick] of [

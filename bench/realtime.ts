@@ -38,14 +38,13 @@
  */
 import { spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { readFileSync } from 'node:fs'
 import { performance } from 'node:perf_hooks'
 import { setTimeout as sleep } from 'node:timers/promises'
 import WebSocket from 'ws'
 import { asUser } from '../app/db/as-user.server'
 import { createDatabase } from '../app/db/database.server'
 import { mintRealtimeToken, realtimeKey } from '../app/modules/realtime/tokens.server'
-import { BENCH_AUTH_SECRET, freePort, startPostgresServer } from './support'
+import { BENCH_AUTH_SECRET, freePort, rssMb, startPostgresServer } from './support'
 
 const SUBSCRIBERS = (process.env.BENCH_SUBSCRIBERS ?? '1000,5000,10000').split(',').map(Number)
 const RATES = (process.env.BENCH_RATES ?? '10,100,1000').split(',').map(Number)
@@ -59,10 +58,8 @@ function localAddress(i: number) {
 	return `127.${1 + Math.floor(n / 250)}.${1 + (n % 250)}.1`
 }
 
-function rssKb(pid: number): number {
-	const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'))
-	return Number(/(\d+)/.exec(line ?? '')?.[1] ?? NaN)
-}
+/** Resident memory in KB (bench/support.ts reads it in MB). */
+const rssKb = (pid: number) => rssMb(pid) * 1024
 
 /** Milliseconds, 0.1 ms buckets up to 60 s. */
 class Histogram {

@@ -125,7 +125,7 @@ export async function writeDares(db: Database, sessionId: string, count: number,
 	return ids
 }
 
-/** What a process, the Postgres backends of a database, and the machine spent, from /proc (Linux). */
+// What a process, the Postgres backends of a database, and the machine spent, from /proc (Linux).
 const CLOCK_TICKS = 100
 
 /** CPU seconds (user + system) of a process. */

@@ -197,12 +197,17 @@ function routeMatcher(build: ServerBuild): (path: string) => string | null {
 	const tree = attach(byParent.get(undefined) ?? [])
 	// React Router's matchRoutes flattens and ranks the whole table on every
 	// call (a quarter of a small request's time): each path's answer is kept,
-	// up to ROUTE_IDS_KEPT paths, the first kept dropped first, a long path
-	// not kept (docs/decisions/055-hot-dare.md).
+	// up to ROUTE_IDS_KEPT paths, the one asked least recently dropped first,
+	// a long path not kept (docs/decisions/055-hot-dare.md).
 	const kept = new Map<string, string | null>()
 	return (path) => {
 		const known = kept.get(path)
-		if (known !== undefined) return known
+		if (known !== undefined) {
+			// Now the most recent: a Map iterates in insertion order.
+			kept.delete(path)
+			kept.set(path, known)
+			return known
+		}
 		// A client navigation's data request: /en/session/1.data, /_root.data.
 		const page = path.endsWith('.data') ? path.slice(0, -'.data'.length).replace(/\/_root$/, '/') : path
 		const id = matchRoutes(tree, page)?.at(-1)?.route.id ?? null

@@ -62,7 +62,7 @@ const DARES = [
 	dare('d7', 'expired', { pot: 0 }),
 ]
 
-function renderPanel({ readiness = 'ready', isCreator = false }: { readiness?: Readiness; isCreator?: boolean } = {}) {
+function renderPanel({ readiness = 'ready', isCreator = false, search = '' }: { readiness?: Readiness; isCreator?: boolean; search?: string } = {}) {
 	const sent: FormData[] = []
 	const answers: DareAnswer[] = []
 	const onAnswer = (answer: DareAnswer) => answers.push(answer)
@@ -93,7 +93,7 @@ function renderPanel({ readiness = 'ready', isCreator = false }: { readiness?: R
 	])
 	render(
 		<Translated i18n={i18n}>
-			<Stub initialEntries={['/en/twitch/mia']} />
+			<Stub initialEntries={[`/en/twitch/mia${search}`]} />
 		</Translated>,
 	)
 	return { sent, answers }
@@ -205,4 +205,34 @@ test('a settled dare says where its coins went: paid out when done, refunded whe
 	}
 	// Nothing was in it, nothing went back.
 	expect(pot('d7').textContent).toBe(`${t('dares.pot-label', { coins: '0' })}◎ 0`)
+})
+
+test('“Report” is a link to the page with that dare’s form; with JavaScript it opens the form in place, focused, and closed the form is the link again', async () => {
+	renderPanel({ readiness: 'sign-in' })
+	const link = await within(card('d2')).findByRole('link', { name: t('moderation.report') })
+	expect(link.getAttribute('href')).toBe('?report=d2#dare-d2')
+	expect(document.querySelectorAll('form.report-form')).toHaveLength(0)
+	// A click with a modifier is the browser's (a new tab): nothing opens here.
+	fireEvent.click(link, { ctrlKey: true })
+	expect(document.querySelectorAll('form.report-form')).toHaveLength(0)
+	fireEvent.click(link)
+	const reason = await within(card('d2')).findByLabelText(t('moderation.report-reason'))
+	expect(document.activeElement).toBe(reason)
+	expect(document.querySelectorAll('form.report-form')).toHaveLength(1)
+	// Closed by its summary: the link again, with the focus.
+	const disclosure = card('d2').querySelector('details')!
+	disclosure.open = false
+	fireEvent(disclosure, new Event('toggle'))
+	const again = await within(card('d2')).findByRole('link', { name: t('moderation.report') })
+	expect(document.activeElement).toBe(again)
+	expect(document.querySelectorAll('form.report-form')).toHaveLength(0)
+})
+
+test('a page asked with ?report= shows that dare’s form open, and only that one', async () => {
+	renderPanel({ readiness: 'sign-in', search: '?report=d2' })
+	await within(card('d2')).findByLabelText(t('moderation.report-reason'))
+	expect(document.querySelectorAll('form.report-form')).toHaveLength(1)
+	expect(within(card('d1')).getByRole('link', { name: t('moderation.report') })).toBeTruthy()
+	// Not opened by a click: the page does not move the focus.
+	expect(document.activeElement).toBe(document.body)
 })

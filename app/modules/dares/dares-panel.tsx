@@ -1,6 +1,6 @@
 import { memo, useEffect, useRef, useState, type FormEvent } from 'react'
 import { useTranslation } from '#app/i18n/translation'
-import { Form, useFetcher, useNavigate, useSearchParams } from 'react-router'
+import { Form, useFetcher, useNavigate, useSearchParams, type FetcherWithComponents } from 'react-router'
 import { toast } from '#app/components/toast'
 import { SubmitButton } from '#app/components/forms'
 import { useGatedAction } from '#app/modules/account/gated-action'
@@ -323,7 +323,7 @@ const DareCard = memo(function DareCard({ dare, sessionId, isCreator, viewerId, 
 					</Form>
 				) : null}
 			</div>
-			{/* Secondary tools in a quiet row of disclosures, so they never crowd the dare's own actions. */}
+			{/* Secondary tools in a quiet row (disclosures, and the report link that opens one), so they never crowd the dare's own actions. */}
 			{isCreator || !own ? (
 				<div className="dare__tools">
 					{isCreator ? <ModerateTools dare={dare} live={live} viewerId={viewerId} /> : null}
@@ -407,48 +407,26 @@ function ModerateTools({ dare, live, viewerId }: { dare: DareView; live: boolean
 const REPORT_PARAM = 'report'
 
 /**
- * "Report" under a dare, and its form once asked for: a page carries the
- * report form of at most one dare, not of each (on a session of 200 dares
- * those forms were half the page's HTML and a third of its render:
- * docs/decisions/055-hot-dare.md). Without JavaScript the link loads the page
- * with this dare's form open (`?report=`, back at the dare); with it, the
- * form opens in place. Closing the form turns it back into the link.
+ * Anyone's report of a dare they did not write (docs/product.md §13.3).
+ * A page carries the report form of at most one dare, not of each (on a
+ * session of 200 dares those forms were half the page's HTML and a third of
+ * its render: docs/decisions/055-hot-dare.md): "Report" is a link that,
+ * without JavaScript, loads the page with this dare's form open (`?report=`,
+ * back at the dare), a post that comes back with the toast. With JavaScript
+ * the link opens the form in place, its first field focused; the form is
+ * sent by a fetcher and answered with data (the toast, and the form closed).
+ * Closed, the form is the link again, which takes the focus back. The fetcher
+ * lives here, so an answer that comes after the form was closed still
+ * shows its toast.
  */
 function Report({ dare, signedIn, lang, initiallyOpen }: { dare: DareView; signedIn: boolean; lang: Locale; initiallyOpen: boolean }) {
 	const { t } = useTranslation()
-	// null: as the page was asked; true: opened here (its first field then takes the focus).
+	// null: as the page was asked; true: opened here; false: closed here.
 	const [opened, setOpened] = useState<boolean | null>(null)
-	if (!(opened ?? initiallyOpen)) {
-		return (
-			<a
-				className="dare__report"
-				href={`?${REPORT_PARAM}=${encodeURIComponent(dare.id)}#dare-${dare.id}`}
-				rel="nofollow"
-				onClick={(event) => {
-					event.preventDefault()
-					setOpened(true)
-				}}
-			>
-				{t('moderation.report')}
-			</a>
-		)
-	}
-	return <ReportForm dare={dare} signedIn={signedIn} lang={lang} focus={opened === true} onClose={() => setOpened(false)} />
-}
-
-/**
- * Anyone's report of a dare they did not write (docs/product.md §13.3): a
- * disclosure with its form, so it works without JavaScript (a post that
- * comes back with the toast). With JavaScript it is sent by a fetcher and
- * answered with data: the toast, and the form closed. A visitor
- * also gives a name and an e-mail address (the receipt goes there).
- */
-function ReportForm({ dare, signedIn, lang, focus, onClose }: { dare: DareView; signedIn: boolean; lang: Locale; focus: boolean; onClose: () => void }) {
-	const { t } = useTranslation()
-	const reason = useRef<HTMLSelectElement>(null)
+	const link = useRef<HTMLAnchorElement>(null)
 	useEffect(() => {
-		if (focus) reason.current?.focus()
-	}, [focus])
+		if (opened === false) link.current?.focus()
+	}, [opened])
 	const fetcher = useFetcher<ModerationResult>()
 	const taken = useRef<ModerationResult | null>(null)
 	useEffect(() => {
@@ -459,8 +437,51 @@ function ReportForm({ dare, signedIn, lang, focus, onClose }: { dare: DareView; 
 			return
 		}
 		toast[result.tone](result.message)
-		onClose()
-	}, [fetcher.state, fetcher.data, onClose])
+		setOpened(false)
+	}, [fetcher.state, fetcher.data])
+	if (!(opened ?? initiallyOpen)) {
+		return (
+			<a
+				ref={link}
+				className="dare__report"
+				href={`?${REPORT_PARAM}=${encodeURIComponent(dare.id)}#dare-${dare.id}`}
+				rel="nofollow"
+				aria-expanded={false}
+				onClick={(event) => {
+					// A new tab or window, as any link.
+					if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return
+					event.preventDefault()
+					setOpened(true)
+				}}
+			>
+				{t('moderation.report')}
+			</a>
+		)
+	}
+	return <ReportForm dare={dare} signedIn={signedIn} lang={lang} focus={opened === true} fetcher={fetcher} onClose={() => setOpened(false)} />
+}
+
+/** The report form in its disclosure (open); visitors also give a name and an e-mail address (the receipt goes there). */
+function ReportForm({
+	dare,
+	signedIn,
+	lang,
+	focus,
+	fetcher,
+	onClose,
+}: {
+	dare: DareView
+	signedIn: boolean
+	lang: Locale
+	focus: boolean
+	fetcher: FetcherWithComponents<ModerationResult>
+	onClose: () => void
+}) {
+	const { t } = useTranslation()
+	const reason = useRef<HTMLSelectElement>(null)
+	useEffect(() => {
+		if (focus) reason.current?.focus()
+	}, [focus])
 	const onSubmit = (event: FormEvent<HTMLFormElement>) => {
 		event.preventDefault()
 		const submitter = (event.nativeEvent as SubmitEvent).submitter
