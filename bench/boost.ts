@@ -60,8 +60,18 @@ async function ready(db: Database, id: string) {
 	)
 }
 
-/** The boost form as a browser posts it, `cookies` taking turns (none: a visitor), with `amount` (10 is a boost; 5 is refused before any SQL). */
-async function run(base: string, sessionId: string, cookies: string[], dareOf: () => string, amount = '10', path = `/en/session/${sessionId}`, seconds = SECONDS) {
+/**
+ * The boost form as a browser posts it, `cookies` taking turns (none: a
+ * visitor), with `amount` (10 is a boost; 5 is refused before any SQL), to
+ * the session page (or `path`) for `seconds`.
+ */
+async function run(
+	base: string,
+	sessionId: string,
+	cookies: string[],
+	dareOf: () => string,
+	{ amount = '10', path = `/en/session/${sessionId}`, seconds = SECONDS }: { amount?: string; path?: string; seconds?: number } = {},
+) {
 	let n = 0
 	// autocannon's percentiles skip p95: every response's time, for it.
 	const times: number[] = []
@@ -107,7 +117,7 @@ async function ladder(base: string, pid: number, sessionId: string, cookies: str
 		['/healthz: Express and one query', () => get('/healthz')],
 		['/robots.txt: a bare React Router route', () => get('/robots.txt')],
 		['the boost form, as a visitor (sent to sign in)', () => run(base, sessionId, [], () => dare)],
-		['the boost form, signed in, amount 5 (refused before SQL)', () => run(base, sessionId, cookies, () => dare, '5')],
+		['the boost form, signed in, amount 5 (refused before SQL)', () => run(base, sessionId, cookies, () => dare, { amount: '5' })],
 	]
 	console.log('\nwhat bounds it: the same server and connections, each step doing less of a boost')
 	for (const [name, step] of steps) {
@@ -188,7 +198,7 @@ async function main() {
 
 		console.log(`boosts over HTTP: ${CONNECTIONS} connections, ${SECONDS} s each after ${WARMUP} s of warm-up, ${viewers.length} signed-in viewers, 10 coins a boost\n`)
 		// On another dare: the code warms up, and the hot dare starts its step without a boost, as before.
-		if (WARMUP > 0) await run(server.base, sessionId, cookies, () => dares[1]!, '10', undefined, WARMUP)
+		if (WARMUP > 0) await run(server.base, sessionId, cookies, () => dares[1]!, { seconds: WARMUP })
 		const figures: Array<{ name: string; perSecond: number; p50: number; p99: number; errors: number }> = []
 		for (const [step, name, pick] of [
 			['hot', 'one hot dare', () => dares[0]!],
@@ -213,8 +223,8 @@ async function main() {
 			// The same form, headers and clients, at the framework's speed.
 			const minimal = await startMinimalApp()
 			try {
-				if (WARMUP > 0) await run(minimal.base, sessionId, cookies, () => dares[0]!, '10', '/form', WARMUP)
-				const r = await run(minimal.base, sessionId, cookies, () => dares[0]!, '10', '/form')
+				if (WARMUP > 0) await run(minimal.base, sessionId, cookies, () => dares[0]!, { path: '/form', seconds: WARMUP })
+				const r = await run(minimal.base, sessionId, cookies, () => dares[0]!, { path: '/form' })
 				const perSecond = r['3xx'] / SECONDS
 				console.log(`\nminimal React Router action ${perSecond.toFixed(0).padStart(6)}/s   requests ${r.requests.total}, redirects ${r['3xx']}, other ${r.non2xx - r['3xx']}, errors ${r.errors}   latency p50 ${r.latency.p50} ms  p95 ${r.p95} ms  p99 ${r.latency.p99} ms`)
 				for (const f of figures) console.log(`${f.name} ${f.perSecond.toFixed(0)} boosts/s / minimal React Router action ${perSecond.toFixed(0)}/s: ${((f.perSecond / perSecond) * 100).toFixed(0)} %`)

@@ -2,6 +2,7 @@ import 'react-router'
 import { writeReadableStreamToWritable } from '@react-router/node'
 import express from 'express'
 import { createRequestHandler, matchRoutes, RouterContextProvider, type RouteObject, type ServerBuild } from 'react-router'
+import { keptAnswers } from '#app/utils/kept-answers'
 import { boot } from '#app/boot.server'
 import { getEnv } from '#app/env.server'
 import { createLogger, hashUser, requestIdOf, requestScope, routeConsole } from '#app/log.server'
@@ -195,29 +196,17 @@ function routeMatcher(build: ServerBuild): (path: string) => string | null {
 	const attach = (routes: RouteObject[]): RouteObject[] =>
 		routes.map((r) => (r.index ? r : ({ ...r, children: attach(byParent.get(r.id) ?? []) } as RouteObject)))
 	const tree = attach(byParent.get(undefined) ?? [])
-	// React Router's matchRoutes flattens and ranks the whole table on every
-	// call (a quarter of a small request's time): each path's answer is kept,
-	// up to ROUTE_IDS_KEPT paths, the one asked least recently dropped first,
-	// a long path not kept (docs/decisions/055-hot-dare.md).
-	const kept = new Map<string, string | null>()
-	return (path) => {
-		const known = kept.get(path)
-		if (known !== undefined) {
-			// Now the most recent: a Map iterates in insertion order.
-			kept.delete(path)
-			kept.set(path, known)
-			return known
-		}
+	const match = (path: string) => {
 		// A client navigation's data request: /en/session/1.data, /_root.data.
 		const page = path.endsWith('.data') ? path.slice(0, -'.data'.length).replace(/\/_root$/, '/') : path
-		const id = matchRoutes(tree, page)?.at(-1)?.route.id ?? null
-		if (path.length > 200) return id
-		if (kept.size >= ROUTE_IDS_KEPT) kept.delete(kept.keys().next().value!)
-		kept.set(path, id)
-		return id
+		return matchRoutes(tree, page)?.at(-1)?.route.id ?? null
 	}
+	// React Router's matchRoutes flattens and ranks the whole table on every
+	// call (a quarter of a small request's time): the answers for 1,000 paths
+	// are kept, a long path's not (docs/decisions/055-hot-dare.md).
+	const kept = keptAnswers(1000, (path: string) => path, match)
+	return (path) => (path.length > 200 ? match(path) : kept(path))
 }
-const ROUTE_IDS_KEPT = 1000
 
 /**
  * The Fetch Request React Router sees. Unlike @react-router/express's, its

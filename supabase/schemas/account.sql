@@ -23,12 +23,12 @@
 -- may execute it); assert_assurance() is for definer functions and raises
 -- error-aal2-required. Both read auth.mfa_factors with definer rights:
 -- the API roles have no privilege on the auth schema's tables.
--- In PL/pgSQL, as the other helpers every call or policy runs: a SQL
+-- In PL/pgSQL, like is_operator, current_document_version and
+-- ledger.spending_restricted, which every boost or many policies call: a SQL
 -- function with its own search_path is never inlined, and its plan does not
 -- outlive the statement that called it; a PL/pgSQL one keeps its plans for
--- the connection (with is_operator, current_document_version and
--- ledger.spending_restricted: boosts on one connection 872 -> 1,010 to
--- 1,126 a second; docs/decisions/055-hot-dare.md).
+-- the connection (the four together: boosts on one connection 872 -> 1,010
+-- to 1,126 a second; docs/decisions/055-hot-dare.md).
 create function app_private.has_assurance()
 returns boolean
 language plpgsql

@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import { Resvg } from '@resvg/resvg-js'
 import { logoMarkSvg } from '#app/components/logo-mark'
+import { keptAnswers } from '#app/utils/kept-answers'
 import { SESSION_CARD } from './session-card'
 
 export { SESSION_CARD }
@@ -85,21 +86,12 @@ ${lines.map((line, i) => `<text x="80" y="${titleTop + 56 + i * 68}" font-family
 </svg>`
 }
 
-/** Rendered cards by their text: a session's card changes only when it ends. */
-const cache = new Map<string, Buffer>()
-const CACHE_SIZE = 200
-
-export function sessionCardPng(card: SessionCardText): Buffer {
-	const key = JSON.stringify(card)
-	const hit = cache.get(key)
-	if (hit) return hit
-	const png = new Resvg(sessionCardSvg(card), {
+/** A card's PNG: kept for its text (a session's card changes only when it ends), 200 at most. */
+export const sessionCardPng = keptAnswers(200, (card: SessionCardText) => JSON.stringify(card), (card) =>
+	new Resvg(sessionCardSvg(card), {
 		fitTo: { mode: 'width', value: SESSION_CARD.width },
 		font: { loadSystemFonts: false, fontFiles: fonts(), defaultFontFamily: 'DejaVu Sans' },
 	})
 		.render()
-		.asPng()
-	if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!)
-	cache.set(key, png)
-	return png
-}
+		.asPng(),
+)
