@@ -15,7 +15,9 @@
  * Express and compression, one route whose action reads the form and
  * redirects), built by this script into a temporary folder and posted the
  * same form by the same clients. A boost's figure as a share of it says what
- * the product costs above the framework.
+ * the product costs above the framework. Both print their CPU per request:
+ * the app's process, the database's backends (for boosts), and this
+ * script's clients, which share the machine with them.
  *
  *   npm run build && BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:boost
  *
@@ -43,6 +45,12 @@ const WARMUP = Number(process.env.BENCH_WARMUP ?? 3)
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32)
 const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin'
 const STEPS = new Set((process.env.BENCH_STEPS ?? 'hot,spread,minimal,ladder,pgbench').split(',').map((s) => s.trim()))
+
+/** This script's own CPU seconds: autocannon's clients run in it. */
+function clientCpuSeconds(): number {
+	const { user, system } = process.cpuUsage()
+	return (user + system) / 1e6
+}
 
 async function user(db: Database, name: string): Promise<string> {
 	const id = randomUUID()
@@ -136,7 +144,7 @@ async function ladder(base: string, pid: number, sessionId: string, cookies: str
  * folder under node_modules/.cache (its server bundle imports react and
  * react-router from this repository's node_modules) and served on a free port.
  */
-async function startMinimalApp(): Promise<{ base: string; stop: () => Promise<void> }> {
+async function startMinimalApp(): Promise<{ base: string; pid: number; stop: () => Promise<void> }> {
 	const app = resolve('bench/minimal-app')
 	mkdirSync(resolve('node_modules/.cache'), { recursive: true })
 	const dir = mkdtempSync(resolve('node_modules/.cache/dareboost-minimal-app-'))
@@ -162,6 +170,7 @@ async function startMinimalApp(): Promise<{ base: string; stop: () => Promise<vo
 	}
 	return {
 		base,
+		pid: child.pid!,
 		stop: async () => {
 			if (child.exitCode === null) {
 				const exited = new Promise((r) => child.once('exit', r))
@@ -206,7 +215,7 @@ async function main() {
 		] as const) {
 			if (!STEPS.has(step)) continue
 			const before = await boosts()
-			const cpu = { app: cpuSeconds(server.pid), postgres: postgresCpuSeconds(database), machine: machineCpu() }
+			const cpu = { app: cpuSeconds(server.pid), postgres: postgresCpuSeconds(database), clients: clientCpuSeconds(), machine: machineCpu() }
 			const result = await run(server.base, sessionId, cookies, pick)
 			const made = (await boosts()) - before
 			const machine = machineCpu()
@@ -216,7 +225,7 @@ async function main() {
 			figures.push({ name, perSecond, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx - result['3xx'] + result.errors })
 			console.log(`${name.padEnd(14)} ${perSecond.toFixed(0).padStart(6)} boosts/s   requests ${result.requests.total}, redirects ${result['3xx']}, other ${result.non2xx - result['3xx']}, errors ${result.errors}   latency p50 ${result.latency.p50} ms  p95 ${result.p95} ms  p99 ${result.latency.p99} ms`)
 			console.log(
-				`${''.padEnd(14)} CPU per boost: app ${perBoost(cpuSeconds(server.pid) - cpu.app)}, Postgres ${perBoost(postgresCpuSeconds(database) - cpu.postgres)}; the machine ${((100 * (machine.busy - cpu.machine.busy)) / (machine.total - cpu.machine.total)).toFixed(0)} % busy`,
+				`${''.padEnd(14)} CPU per boost: app ${perBoost(cpuSeconds(server.pid) - cpu.app)}, Postgres ${perBoost(postgresCpuSeconds(database) - cpu.postgres)}, the clients (this script) ${perBoost(clientCpuSeconds() - cpu.clients)}; the machine ${((100 * (machine.busy - cpu.machine.busy)) / (machine.total - cpu.machine.total)).toFixed(0)} % busy`,
 			)
 		}
 		if (STEPS.has('minimal')) {
@@ -224,9 +233,12 @@ async function main() {
 			const minimal = await startMinimalApp()
 			try {
 				if (WARMUP > 0) await run(minimal.base, sessionId, cookies, () => dares[0]!, { path: '/form', seconds: WARMUP })
+				const cpu = { app: cpuSeconds(minimal.pid), clients: clientCpuSeconds() }
 				const r = await run(minimal.base, sessionId, cookies, () => dares[0]!, { path: '/form' })
 				const perSecond = r['3xx'] / SECONDS
+				const perRequest = (seconds: number) => `${((seconds * 1000) / Math.max(1, r['3xx'])).toFixed(2)} ms`
 				console.log(`\nminimal React Router action ${perSecond.toFixed(0).padStart(6)}/s   requests ${r.requests.total}, redirects ${r['3xx']}, other ${r.non2xx - r['3xx']}, errors ${r.errors}   latency p50 ${r.latency.p50} ms  p95 ${r.p95} ms  p99 ${r.latency.p99} ms`)
+				console.log(`${''.padEnd(27)} CPU per request: app ${perRequest(cpuSeconds(minimal.pid) - cpu.app)}, the clients (this script) ${perRequest(clientCpuSeconds() - cpu.clients)}`)
 				for (const f of figures) console.log(`${f.name} ${f.perSecond.toFixed(0)} boosts/s / minimal React Router action ${perSecond.toFixed(0)}/s: ${((f.perSecond / perSecond) * 100).toFixed(0)} %`)
 			} finally {
 				await minimal.stop()
@@ -245,8 +257,9 @@ async function main() {
 /**
  * pgbench's TPC-B-like run on the same server, in a database of its own; and
  * the boost's one statement alone (role, claims and public.boost_dare, as the
- * app sends it) by pgbench on the hot dare, the same viewers taking turns:
- * what the database allows a hot dare without any HTTP.
+ * app sends it) by pgbench on the hot dare, the same viewers taking turns,
+ * from as many clients as the app's pool holds and as the HTTP clients: what
+ * the database allows a hot dare without any HTTP.
  */
 async function pgbench(server: { adminUrl: string; databaseUrl: string }, viewers: Array<{ id: string }>, hot: string, figures: Array<{ name: string; perSecond: number }>) {
 	const tps = (out: string) => Number(/tps = ([\d.]+)/.exec(out)?.[1] ?? NaN)
@@ -258,8 +271,12 @@ async function pgbench(server: { adminUrl: string; databaseUrl: string }, viewer
 			writeFileSync(file, `select set_config('role', 'authenticated', true), set_config('request.jwt.claims', '${claims}', true) \\; select 1 from public.boost_dare('${hot}', 10, 'pgbench:' || :client_id || ':' || random());\n`)
 			return ['-f', file]
 		})
-		const out = execFileSync(`${PG_BIN}/pgbench`, ['-n', '-c', String(CONNECTIONS), '-j', '2', '-T', String(SECONDS), ...files, server.databaseUrl], { encoding: 'utf8' })
-		console.log(`\nboost_dare alone on the hot dare (pgbench, ${CONNECTIONS} clients, no HTTP): ${tps(out).toFixed(0)}/s`)
+		console.log('')
+		// As many clients as the app's pool has connections (10), and as many as the HTTP clients.
+		for (const clients of [...new Set([10, CONNECTIONS])]) {
+			const out = execFileSync(`${PG_BIN}/pgbench`, ['-n', '-c', String(clients), '-j', '2', '-T', String(SECONDS), ...files, server.databaseUrl], { encoding: 'utf8' })
+			console.log(`boost_dare alone on the hot dare (pgbench, ${clients} clients, no HTTP): ${tps(out).toFixed(0)}/s`)
+		}
 	} finally {
 		rmSync(scripts, { recursive: true, force: true })
 	}

@@ -201,7 +201,11 @@ describeEachServer('moderation on the session page', (server) => {
 		const email = `reporter-${randomUUID().slice(0, 8)}@example.com`
 		page = await report(visitor, free, { reason: 'other', details, name: '', email: '', goodFaith: 'yes' })
 		expect(toastOf(page)).toEqual({ type: 'error', text: tr('en', 'errors.error-report-name-required') })
+		// Refused, the page comes back with that dare's form open beside the error; sent, without it.
+		expect(page.document.querySelectorAll('form.report-form')).toHaveLength(1)
+		expect(card(page, free)?.querySelector('form.report-form')).not.toBeNull()
 		page = await report(visitor, free, { reason: 'other', details, name: 'Ada Visitor', email, goodFaith: 'yes' })
+		expect(page.document.querySelectorAll('form.report-form')).toHaveLength(0)
 		const visitorToast = must(toastOf(page), 'toast')
 		expect(visitorToast.type).toBe('success')
 		const visitorReference = must(received.exec(visitorToast.text), `the received toast, not "${visitorToast.text}"`)[1]!

@@ -228,11 +228,18 @@ test('“Report” is a link to the page with that dare’s form; with JavaScrip
 	expect(document.querySelectorAll('form.report-form')).toHaveLength(0)
 })
 
-test('a page asked with ?report= shows that dare’s form open, and only that one', async () => {
+test('a page asked with ?report= shows that dare’s form open, and only that one; closed, the address forgets it', async () => {
+	window.history.replaceState(null, '', '/en/twitch/mia?report=d2&utm_source=chat#dare-d2')
 	renderPanel({ readiness: 'sign-in', search: '?report=d2' })
 	await within(card('d2')).findByLabelText(t('moderation.report-reason'))
 	expect(document.querySelectorAll('form.report-form')).toHaveLength(1)
 	expect(within(card('d1')).getByRole('link', { name: t('moderation.report') })).toBeTruthy()
 	// Not opened by a click: the page does not move the focus.
 	expect(document.activeElement).toBe(document.body)
+	// Closed: a reload would not open it again; the rest of the address stays.
+	const disclosure = card('d2').querySelector('details')!
+	disclosure.open = false
+	fireEvent(disclosure, new Event('toggle'))
+	await within(card('d2')).findByRole('link', { name: t('moderation.report') })
+	expect(`${window.location.pathname}${window.location.search}${window.location.hash}`).toBe('/en/twitch/mia?utm_source=chat#dare-d2')
 })

@@ -16,6 +16,7 @@ import { BoostChips } from './boost-chips'
 import { formatCountdown, useSecondsLeft } from './countdown'
 import { DarePot } from './dare-pot'
 import { DARE_LIMITS, REPORT_LIMITS, REPORT_REASONS } from './limits'
+import { REPORT_PARAM, reportFormHref } from './report-link'
 import type { DareActionResult } from './actions.server'
 import type { ModerationResult } from './moderation.server'
 import type { DareView } from './service.server'
@@ -403,21 +404,19 @@ function ModerateTools({ dare, live, viewerId }: { dare: DareView; live: boolean
 	)
 }
 
-/** The search parameter that opens one dare's report form (`?report={dare id}`). */
-const REPORT_PARAM = 'report'
-
 /**
  * Anyone's report of a dare they did not write (docs/product.md §13.3).
  * A page carries the report form of at most one dare, not of each (on a
  * session of 200 dares those forms were half the page's HTML and a third of
  * its render: docs/decisions/055-hot-dare.md): "Report" is a link that,
  * without JavaScript, loads the page with this dare's form open (`?report=`,
- * back at the dare), a post that comes back with the toast. With JavaScript
- * the link opens the form in place, its first field focused; the form is
- * sent by a fetcher and answered with data (the toast, and the form closed).
- * Closed, the form is the link again, which takes the focus back. The fetcher
- * lives here, so an answer that comes after the form was closed still
- * shows its toast.
+ * back at the dare), a post that comes back with the toast (refused, to the
+ * form open again). With JavaScript the link opens the form in place, its
+ * first field focused; the form is sent by a fetcher and answered with data
+ * (the toast, and the form closed). Closed or sent, the form is the link
+ * again, which takes the focus back, and an address that opened it forgets
+ * `?report=`. The fetcher lives here, so an answer that comes after the form
+ * was closed still shows its toast.
  */
 function Report({ dare, signedIn, lang, initiallyOpen }: { dare: DareView; signedIn: boolean; lang: Locale; initiallyOpen: boolean }) {
 	const { t } = useTranslation()
@@ -438,13 +437,14 @@ function Report({ dare, signedIn, lang, initiallyOpen }: { dare: DareView; signe
 		}
 		toast[result.tone](result.message)
 		setOpened(false)
-	}, [fetcher.state, fetcher.data])
+		forgetReportParam(dare.id)
+	}, [fetcher.state, fetcher.data, dare.id])
 	if (!(opened ?? initiallyOpen)) {
 		return (
 			<a
 				ref={link}
 				className="dare__report"
-				href={`?${REPORT_PARAM}=${encodeURIComponent(dare.id)}#dare-${dare.id}`}
+				href={reportFormHref(dare.id)}
 				rel="nofollow"
 				aria-expanded={false}
 				onClick={(event) => {
@@ -458,7 +458,31 @@ function Report({ dare, signedIn, lang, initiallyOpen }: { dare: DareView; signe
 			</a>
 		)
 	}
-	return <ReportForm dare={dare} signedIn={signedIn} lang={lang} focus={opened === true} fetcher={fetcher} onClose={() => setOpened(false)} />
+	return (
+		<ReportForm
+			dare={dare}
+			signedIn={signedIn}
+			lang={lang}
+			focus={opened === true}
+			fetcher={fetcher}
+			onClose={() => {
+				setOpened(false)
+				forgetReportParam(dare.id)
+			}}
+		/>
+	)
+}
+
+/**
+ * A report form the page's address opened (`?report=`), closed or sent: the
+ * address forgets it, so a reload does not open it again. Not a navigation:
+ * React Router would read the page again, and nothing on it changed.
+ */
+function forgetReportParam(dareId: string) {
+	const url = new URL(window.location.href)
+	if (url.searchParams.get(REPORT_PARAM) !== dareId) return
+	url.searchParams.delete(REPORT_PARAM)
+	window.history.replaceState(window.history.state, '', url)
 }
 
 /** The report form in its disclosure (open); visitors also give a name and an e-mail address (the receipt goes there). */

@@ -13,6 +13,7 @@ import { requireViewer } from '#app/modules/account/require-viewer.server'
 import { reportReference, sendReportReceipt } from '#app/modules/moderation/report-mail.server'
 import { statementsAsViewer } from '#app/utils/db.server'
 import { RESPOND_FIELD } from './answer'
+import { reportFormHref } from './report-link'
 import { ModerationActionSchema } from './schemas'
 import { approveDare, banViewer, hideDare, reportDare, reportDareAsVisitor, setHoldNewDares, type ReportTaken } from './service.server'
 
@@ -75,9 +76,12 @@ export async function moderationAction(request: Request, context: Ctx, formData:
 	const viewer = formData.get('intent') === 'report' ? context.get(viewerContext) : requireViewer(request, context)
 	const withData = formData.get(RESPOND_FIELD) === 'data'
 	const at = (dareId: string | undefined) => (dareId ? `${back}#dare-${dareId}` : back)
+	// A refused report goes back to its form, open (the other forms are always on the page).
+	const reporting = formData.get('intent') === 'report'
 	const refuse = (code: string, dareId?: string) => {
 		const error = translateError(t, code, locale)
-		return withData ? data<ModerationResult>({ ok: false, error }) : redirectWithError(at(dareId), error)
+		if (withData) return data<ModerationResult>({ ok: false, error })
+		return redirectWithError(reporting && dareId ? reportFormHref(dareId, back) : at(dareId), error)
 	}
 	const submission = parseWithZod(formData, { schema: ModerationActionSchema })
 	if (submission.status !== 'success') return refuse(invalidModeration(formData, submission.error ?? {}))
