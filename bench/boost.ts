@@ -36,7 +36,7 @@ import { randomUUID } from 'node:crypto'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import autocannon from 'autocannon'
-import { createDatabase, type Database } from '../app/db/database.server'
+import { createDatabase, DEFAULT_POOL_SIZE, type Database } from '../app/db/database.server'
 import { DEMO_PASSWORD, DEMO_USERS } from '../app/db/seed.server'
 import { cpuSeconds, freePort, machineCpu, postgresCpuSeconds, signInCookie, startPostgresServer, writeDares } from './support'
 
@@ -272,8 +272,8 @@ async function pgbench(server: { adminUrl: string; databaseUrl: string }, viewer
 			return ['-f', file]
 		})
 		console.log('')
-		// As many clients as the app's pool has connections (10), and as many as the HTTP clients.
-		for (const clients of [...new Set([10, CONNECTIONS])]) {
+		// As many clients as the app's pool has connections, and as many as the HTTP clients.
+		for (const clients of [...new Set([DEFAULT_POOL_SIZE, CONNECTIONS])]) {
 			const out = execFileSync(`${PG_BIN}/pgbench`, ['-n', '-c', String(clients), '-j', '2', '-T', String(SECONDS), ...files, server.databaseUrl], { encoding: 'utf8' })
 			console.log(`boost_dare alone on the hot dare (pgbench, ${clients} clients, no HTTP): ${tps(out).toFixed(0)}/s`)
 		}

@@ -107,9 +107,12 @@ export interface DatabaseOptions {
 	url?: string
 	/** PGlite data folder (created if missing); undefined or 'memory://' for in-memory. */
 	dataDir?: string
-	/** node-postgres pool size (default 10). */
+	/** node-postgres pool size (default DEFAULT_POOL_SIZE). */
 	poolSize?: number
 }
+
+/** The connections a node-postgres pool of the app holds unless told otherwise. */
+export const DEFAULT_POOL_SIZE = 10
 
 export async function createDatabase(opts: DatabaseOptions): Promise<Database> {
 	if (opts.url) return createPostgresDatabase(opts.url, opts.poolSize)
@@ -280,7 +283,7 @@ async function unusable(client: pg.PoolClient, failure: unknown): Promise<Error 
 	return client.getTransactionStatus() === 'I' ? undefined : new Error('connection left in a transaction block')
 }
 
-function createPostgresDatabase(url: string, poolSize = 10): Database {
+function createPostgresDatabase(url: string, poolSize = DEFAULT_POOL_SIZE): Database {
 	const pool = new pg.Pool({ connectionString: url, max: poolSize, types: pgTypes })
 	// An idle client that loses its connection (server restart, network) emits
 	// 'error' on the pool; unhandled, that would crash the process. The pool

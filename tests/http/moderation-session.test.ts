@@ -217,6 +217,8 @@ describeEachServer('moderation on the session page', (server) => {
 		// A reason off the list is refused and nothing is stored: Mia's next, proper report is new, not a replay.
 		let page = await report(mia, free, { reason: 'boring', details, goodFaith: 'yes' })
 		expect(toastOf(page)).toEqual({ type: 'error', text: tr('en', 'errors.error-invalid-report-reason') })
+		// A report the schema refuses goes back to its form too.
+		expect(card(page, free)?.querySelector('form.report-form')).not.toBeNull()
 		page = await report(mia, free, { reason: 'violence', details, goodFaith: '' })
 		expect(toastOf(page)).toEqual({ type: 'error', text: tr('en', 'errors.error-report-good-faith-required') })
 		page = await report(mia, free, { reason: 'violence', details: 'x'.repeat(1001), goodFaith: 'yes' })

@@ -15,6 +15,19 @@ export async function testI18n(lang: Locale = 'en'): Promise<I18n> {
 	return i18n
 }
 
+/**
+ * After a file's tests that loaded React Aria's number field: its live
+ * announcer (the field's spin buttons announce values) makes its first
+ * announcement 100 ms late outside React's act(), and a file that ends
+ * sooner would have it write to a document that is gone (an uncaught
+ * ReferenceError that fails the run). Destroyed, the late announcement is
+ * dropped.
+ */
+export async function releaseLiveAnnouncer(): Promise<void> {
+	const { destroyAnnouncer } = await import('react-aria/private/live-announcer/LiveAnnouncer')
+	destroyAnnouncer()
+}
+
 /** The app's translation providers around a test's tree. */
 export function Translated({ i18n, children }: { i18n: I18n; children: ReactNode }) {
 	return (

@@ -1,11 +1,12 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
-import { createRoutesStub } from 'react-router'
-import { afterEach, beforeEach, expect, test } from 'vitest'
+import { createRoutesStub, useLocation } from 'react-router'
+import { afterAll, afterEach, beforeEach, expect, test } from 'vitest'
 import { AuthDialogProvider } from '#app/modules/account/auth-dialog'
 import { GatedActionProvider, type Readiness } from '#app/modules/account/gated-action'
-import { testI18n, Translated } from '#tests/support/components'
+import { testI18n, Translated, releaseLiveAnnouncer } from '#tests/support/components'
 import type { DareActionResult } from './actions.server'
+import type { ModerationResult } from './moderation.server'
 import { DaresPanel, type DareAnswer } from './dares-panel'
 import type { DareView } from './service.server'
 
@@ -31,6 +32,7 @@ beforeEach(() => {
 	}
 })
 afterEach(cleanup)
+afterAll(releaseLiveAnnouncer)
 
 function dare(id: string, status: DareView['status'], overrides: Partial<DareView> = {}): DareView {
 	return {
@@ -82,11 +84,14 @@ function renderPanel({ readiness = 'ready', isCreator = false, search = '' }: { 
 							formKey="fk-0001"
 							onAnswer={onAnswer}
 						/>
+						<Address />
 					</GatedActionProvider>
 				</AuthDialogProvider>
 			),
 			action: async ({ request }) => {
-				sent.push(await request.formData())
+				const form = await request.formData()
+				sent.push(form)
+				if (form.get('intent') === 'report') return { ok: true, message: t('moderation.report-received', { reference: 'ABCD1234' }), tone: 'success' } satisfies ModerationResult
 				return { ok: true, message: t('dares.boosted'), dare: null, balance: null, xid: null } satisfies DareActionResult
 			},
 		},
@@ -97,6 +102,12 @@ function renderPanel({ readiness = 'ready', isCreator = false, search = '' }: { 
 		</Translated>,
 	)
 	return { sent, answers }
+}
+
+/** The address React Router is at (what a reload, or a sign-in that comes back, would ask for). */
+function Address() {
+	const { pathname, search } = useLocation()
+	return <output data-testid="address">{`${pathname}${search}`}</output>
 }
 
 const voteBar = () => screen.findByRole('region', { name: t('dares.vote-bar-label') }, { timeout: 5000 })
@@ -228,18 +239,30 @@ test('“Report” is a link to the page with that dare’s form; with JavaScrip
 	expect(document.querySelectorAll('form.report-form')).toHaveLength(0)
 })
 
-test('a page asked with ?report= shows that dare’s form open, and only that one; closed, the address forgets it', async () => {
-	window.history.replaceState(null, '', '/en/twitch/mia?report=d2&utm_source=chat#dare-d2')
-	renderPanel({ readiness: 'sign-in', search: '?report=d2' })
+test('a page asked with ?report= shows that dare’s form open, and only that one; closed, the address drops it', async () => {
+	renderPanel({ readiness: 'sign-in', search: '?report=d2&utm_source=chat' })
 	await within(card('d2')).findByLabelText(t('moderation.report-reason'))
 	expect(document.querySelectorAll('form.report-form')).toHaveLength(1)
 	expect(within(card('d1')).getByRole('link', { name: t('moderation.report') })).toBeTruthy()
 	// Not opened by a click: the page does not move the focus.
 	expect(document.activeElement).toBe(document.body)
-	// Closed: a reload would not open it again; the rest of the address stays.
+	// Closed: a reload (or a sign-in that comes back to this address) does not open it again; the rest of the address stays.
 	const disclosure = card('d2').querySelector('details')!
 	disclosure.open = false
 	fireEvent(disclosure, new Event('toggle'))
 	await within(card('d2')).findByRole('link', { name: t('moderation.report') })
-	expect(`${window.location.pathname}${window.location.search}${window.location.hash}`).toBe('/en/twitch/mia?utm_source=chat#dare-d2')
+	await waitFor(() => expect(screen.getByTestId('address').textContent).toBe('/en/twitch/mia?utm_source=chat'))
+})
+
+test('a report form the address opened, sent: the toast’s answer closes it and the address drops ?report=', async () => {
+	const { sent } = renderPanel({ search: '?report=d2' })
+	const form = card('d2').querySelector('form.report-form')!
+	fireEvent.change(await within(card('d2')).findByLabelText(t('moderation.report-reason')), { target: { value: 'spam' } })
+	fireEvent.change(within(card('d2')).getByLabelText(t('moderation.report-details')), { target: { value: 'Posted the same dare ten times.' } })
+	fireEvent.click(within(card('d2')).getByRole('checkbox', { name: t('moderation.report-good-faith') }))
+	fireEvent.click(within(form as HTMLElement).getByRole('button', { name: t('moderation.report-send') }))
+	await within(card('d2')).findByRole('link', { name: t('moderation.report') })
+	expect(sent.at(-1)?.get('intent')).toBe('report')
+	expect(sent.at(-1)?.get('respond')).toBe('data')
+	await waitFor(() => expect(screen.getByTestId('address').textContent).toBe('/en/twitch/mia'))
 })

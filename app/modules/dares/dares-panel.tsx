@@ -1,4 +1,4 @@
-import { memo, useEffect, useRef, useState, type FormEvent } from 'react'
+import { memo, useCallback, useEffect, useRef, useState, type FormEvent } from 'react'
 import { useTranslation } from '#app/i18n/translation'
 import { Form, useFetcher, useNavigate, useSearchParams, type FetcherWithComponents } from 'react-router'
 import { toast } from '#app/components/toast'
@@ -414,7 +414,7 @@ function ModerateTools({ dare, live, viewerId }: { dare: DareView; live: boolean
  * form open again). With JavaScript the link opens the form in place, its
  * first field focused; the form is sent by a fetcher and answered with data
  * (the toast, and the form closed). Closed or sent, the form is the link
- * again, which takes the focus back, and an address that opened it forgets
+ * again, which takes the focus back, and an address that opened it drops
  * `?report=`. The fetcher lives here, so an answer that comes after the form
  * was closed still shows its toast.
  */
@@ -426,6 +426,21 @@ function Report({ dare, signedIn, lang, initiallyOpen }: { dare: DareView; signe
 	useEffect(() => {
 		if (opened === false) link.current?.focus()
 	}, [opened])
+	// Closed or sent, a form the address opened (`?report=`) leaves it: a reload, or a
+	// sign-in that comes back here, does not open it again. The page's loaders skip
+	// this navigation (revalidateUnlessAnswered): nothing on the page changed.
+	const [, setSearchParams] = useSearchParams()
+	const close = useCallback(() => {
+		setOpened(false)
+		if (initiallyOpen)
+			setSearchParams(
+				(params) => {
+					params.delete(REPORT_PARAM)
+					return params
+				},
+				{ replace: true, preventScrollReset: true },
+			)
+	}, [initiallyOpen, setSearchParams])
 	const fetcher = useFetcher<ModerationResult>()
 	const taken = useRef<ModerationResult | null>(null)
 	useEffect(() => {
@@ -436,9 +451,8 @@ function Report({ dare, signedIn, lang, initiallyOpen }: { dare: DareView; signe
 			return
 		}
 		toast[result.tone](result.message)
-		setOpened(false)
-		forgetReportParam(dare.id)
-	}, [fetcher.state, fetcher.data, dare.id])
+		close()
+	}, [fetcher.state, fetcher.data, close])
 	if (!(opened ?? initiallyOpen)) {
 		return (
 			<a
@@ -465,24 +479,9 @@ function Report({ dare, signedIn, lang, initiallyOpen }: { dare: DareView; signe
 			lang={lang}
 			focus={opened === true}
 			fetcher={fetcher}
-			onClose={() => {
-				setOpened(false)
-				forgetReportParam(dare.id)
-			}}
+			onClose={close}
 		/>
 	)
-}
-
-/**
- * A report form the page's address opened (`?report=`), closed or sent: the
- * address forgets it, so a reload does not open it again. Not a navigation:
- * React Router would read the page again, and nothing on it changed.
- */
-function forgetReportParam(dareId: string) {
-	const url = new URL(window.location.href)
-	if (url.searchParams.get(REPORT_PARAM) !== dareId) return
-	url.searchParams.delete(REPORT_PARAM)
-	window.history.replaceState(window.history.state, '', url)
 }
 
 /** The report form in its disclosure (open); visitors also give a name and an e-mail address (the receipt goes there). */

@@ -1,6 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, type RouterContextProvider } from 'react-router'
 import { redirectWithError, redirectWithInfo, redirectWithSuccess } from 'remix-toast'
+import { z } from '#app/utils/zod'
 import { servicesContext, viewerContext } from '#app/context.server'
 import { toAppError, type Queryable } from '#app/db/database.server'
 import { translateError } from '#app/i18n/errors'
@@ -76,7 +77,8 @@ export async function moderationAction(request: Request, context: Ctx, formData:
 	const viewer = formData.get('intent') === 'report' ? context.get(viewerContext) : requireViewer(request, context)
 	const withData = formData.get(RESPOND_FIELD) === 'data'
 	const at = (dareId: string | undefined) => (dareId ? `${back}#dare-${dareId}` : back)
-	// A refused report goes back to its form, open (the other forms are always on the page).
+	// A refused report goes back to its form, open (the other forms are always on the page;
+	// refused as one's own or a hidden dare's, the page shows no form for it).
 	const reporting = formData.get('intent') === 'report'
 	const refuse = (code: string, dareId?: string) => {
 		const error = translateError(t, code, locale)
@@ -84,7 +86,11 @@ export async function moderationAction(request: Request, context: Ctx, formData:
 		return redirectWithError(reporting && dareId ? reportFormHref(dareId, back) : at(dareId), error)
 	}
 	const submission = parseWithZod(formData, { schema: ModerationActionSchema })
-	if (submission.status !== 'success') return refuse(invalidModeration(formData, submission.error ?? {}))
+	if (submission.status !== 'success') {
+		// A report the browser let through (details of spaces only, an address Zod refuses) goes back to its form too.
+		const dare = reporting ? z.uuid().safeParse(formData.get('dareId')) : null
+		return refuse(invalidModeration(formData, submission.error ?? {}), dare?.success ? dare.data : undefined)
+	}
 	const action = submission.value
 
 	let message: string

@@ -1,8 +1,8 @@
 /**
  * The search parameter that opens one dare's report form on the session page
  * (`?report={dare id}`, back at the dare): where the "Report" link goes
- * without JavaScript, and where a refused report goes back to, so the form
- * is open again beside its error (docs/decisions/055-hot-dare.md).
+ * without JavaScript, and where a report refused without JavaScript goes
+ * back to, so its form is open again under the error's toast.
  */
 export const REPORT_PARAM = 'report'
 
@@ -10,4 +10,16 @@ export const REPORT_PARAM = 'report'
 export function reportFormHref(dareId: string, path = ''): string {
 	const id = encodeURIComponent(dareId)
 	return `${path}?${REPORT_PARAM}=${id}#dare-${id}`
+}
+
+/** Only `?report=` differs between the two addresses: a report form opened or closed, the page's data the same. */
+export function onlyReportParamChanged(current: URL, next: URL): boolean {
+	if (current.pathname !== next.pathname) return false
+	const [before, after] = [new URLSearchParams(current.search), new URLSearchParams(next.search)]
+	if (before.get(REPORT_PARAM) === after.get(REPORT_PARAM)) return false
+	for (const params of [before, after]) {
+		params.delete(REPORT_PARAM)
+		params.sort()
+	}
+	return before.toString() === after.toString()
 }

@@ -1,10 +1,12 @@
 // @vitest-environment happy-dom
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react'
-import { afterEach, expect, test } from 'vitest'
+import { afterAll, afterEach, expect, test } from 'vitest'
+import { releaseLiveAnnouncer } from '#tests/support/components'
 import { TranslationProvider } from '#app/i18n/translation'
 import { NumberField } from './number-field'
 
 afterEach(cleanup)
+afterAll(releaseLiveAnnouncer)
 
 const limit = { min: 10, max: 100_000, step: 10 }
 

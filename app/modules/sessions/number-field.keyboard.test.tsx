@@ -2,11 +2,11 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { renderToString } from 'react-dom/server'
 import { createRoutesStub, Form } from 'react-router'
-import { afterEach, expect, test } from 'vitest'
+import { afterAll, afterEach, expect, test } from 'vitest'
 import { DARE_LIMITS } from '#app/modules/dares/limits'
 import { NumberField } from './number-field'
 import { SESSION_LIMITS } from './schemas'
-import { testI18n, Translated } from '#tests/support/components'
+import { testI18n, Translated, releaseLiveAnnouncer } from '#tests/support/components'
 
 /**
  * The number field from the keyboard, in Turkish (React Aria formats and
@@ -23,6 +23,7 @@ import { testI18n, Translated } from '#tests/support/components'
  */
 
 afterEach(cleanup)
+afterAll(releaseLiveAnnouncer)
 
 const i18n = await testI18n('tr')
 const tr = (key: string) => i18n.t(key)

@@ -1,10 +1,11 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
-import { afterEach, expect, test } from 'vitest'
-import { testI18n, Translated } from '#tests/support/components'
+import { afterAll, afterEach, expect, test } from 'vitest'
+import { testI18n, Translated, releaseLiveAnnouncer } from '#tests/support/components'
 import { NumberField } from './number-field'
 
 afterEach(cleanup)
+afterAll(releaseLiveAnnouncer)
 
 const limit = { min: 10, max: 100_000, step: 10 }
 const i18n = await testI18n('en')

@@ -2,10 +2,10 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { renderToString } from 'react-dom/server'
 import { createRoutesStub } from 'react-router'
-import { afterEach, beforeEach, expect, test, vi, type MockInstance } from 'vitest'
+import { afterAll, afterEach, beforeEach, expect, test, vi, type MockInstance } from 'vitest'
 import { AppToaster } from '#app/components/toasts'
 import { StartSessionButton, type LinkedChannel } from './start-session-button'
-import { testI18n, Translated, spyOnShowModal } from '#tests/support/components'
+import { testI18n, Translated, spyOnShowModal, releaseLiveAnnouncer } from '#tests/support/components'
 
 /**
  * The start-session dialog opened from its button (the real button, the
@@ -33,6 +33,7 @@ beforeEach(() => {
 	showModal = spyOnShowModal()
 })
 afterEach(cleanup)
+afterAll(releaseLiveAnnouncer)
 
 const CREATOR: LinkedChannel[] = [{ platform: 'twitch', channel: 'mia_plays' }]
 

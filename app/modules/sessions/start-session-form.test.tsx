@@ -1,10 +1,10 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import { createRoutesStub } from 'react-router'
-import { afterEach, expect, test } from 'vitest'
+import { afterAll, afterEach, expect, test } from 'vitest'
 import { StartSessionPageForm, type StartSessionActionData } from './start-session-form'
 import type { LinkedChannel } from './start-session-button'
-import { testI18n, Translated } from '#tests/support/components'
+import { testI18n, Translated, releaseLiveAnnouncer } from '#tests/support/components'
 
 /**
  * The start-session form's messages with JavaScript (docs/product.md §5.2):
@@ -15,6 +15,7 @@ import { testI18n, Translated } from '#tests/support/components'
  */
 
 afterEach(cleanup)
+afterAll(releaseLiveAnnouncer)
 
 const i18n = await testI18n('en')
 const t = (key: string) => i18n.t(key)
