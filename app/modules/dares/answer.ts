@@ -1,5 +1,4 @@
 import type { ShouldRevalidateFunctionArgs } from 'react-router'
-import { onlyReportParamChanged } from './report-link'
 
 /**
  * The field the session page's script adds to a boost, a vote or a new
@@ -10,16 +9,11 @@ import { onlyReportParamChanged } from './report-link'
 export const RESPOND_FIELD = 'respond'
 
 /**
- * The session page's loaders' shouldRevalidate. After such a form answered
- * with data: no. Answered with a redirect (to sign in, to the shop, to the
- * account steps: React Router passes the form along to the redirect's
- * navigation, without an action result): as React Router would. A
- * navigation that only drops or adds `?report=` (a report form closed in
- * place): no, nothing the page shows changed. Anything else: as React Router
- * would.
+ * The loaders' shouldRevalidate after such a form answered with data: no.
+ * Answered with a redirect (to sign in, to the shop, to the account steps:
+ * React Router passes the form along to the redirect's navigation, without
+ * an action result), and after anything else: as React Router would.
  */
-export function revalidateUnlessAnswered({ formData, formMethod, actionResult, currentUrl, nextUrl, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs): boolean {
-	if (formData?.get(RESPOND_FIELD) === 'data' && actionResult !== undefined) return false
-	if (!formMethod && onlyReportParamChanged(currentUrl, nextUrl)) return false
-	return defaultShouldRevalidate
+export function revalidateUnlessAnswered({ formData, actionResult, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs): boolean {
+	return formData?.get(RESPOND_FIELD) === 'data' && actionResult !== undefined ? false : defaultShouldRevalidate
 }

@@ -64,9 +64,16 @@ const DARES = [
 	dare('d7', 'expired', { pot: 0 }),
 ]
 
-function renderPanel({ readiness = 'ready', isCreator = false, search = '' }: { readiness?: Readiness; isCreator?: boolean; search?: string } = {}) {
+function renderPanel({
+	readiness = 'ready',
+	isCreator = false,
+	search = '',
+	countLoads = false,
+}: { readiness?: Readiness; isCreator?: boolean; search?: string; countLoads?: boolean } = {}) {
 	const sent: FormData[] = []
 	const answers: DareAnswer[] = []
+	// countLoads: the route has a loader, as the session page has, and counts its runs (a revalidation reads the page again).
+	const loads = { count: 0 }
 	const onAnswer = (answer: DareAnswer) => answers.push(answer)
 	const Stub = createRoutesStub([
 		{
@@ -88,6 +95,14 @@ function renderPanel({ readiness = 'ready', isCreator = false, search = '' }: { 
 					</GatedActionProvider>
 				</AuthDialogProvider>
 			),
+			...(countLoads
+				? {
+						loader: () => {
+							loads.count++
+							return null
+						},
+					}
+				: {}),
 			action: async ({ request }) => {
 				const form = await request.formData()
 				sent.push(form)
@@ -101,7 +116,7 @@ function renderPanel({ readiness = 'ready', isCreator = false, search = '' }: { 
 			<Stub initialEntries={[`/en/twitch/mia${search}`]} />
 		</Translated>,
 	)
-	return { sent, answers }
+	return { sent, answers, loads }
 }
 
 /** The address React Router is at (what a reload, or a sign-in that comes back, would ask for). */
@@ -240,7 +255,8 @@ test('“Report” is a link to the page with that dare’s form; with JavaScrip
 })
 
 test('a page asked with ?report= shows that dare’s form open, and only that one; closed, the address drops it', async () => {
-	renderPanel({ readiness: 'sign-in', search: '?report=d2&utm_source=chat' })
+	const { loads } = renderPanel({ readiness: 'sign-in', search: '?report=d2&utm_source=chat', countLoads: true })
+	await screen.findByRole('heading', { name: t('dares.title') })
 	await within(card('d2')).findByLabelText(t('moderation.report-reason'))
 	expect(document.querySelectorAll('form.report-form')).toHaveLength(1)
 	expect(within(card('d1')).getByRole('link', { name: t('moderation.report') })).toBeTruthy()
@@ -252,6 +268,8 @@ test('a page asked with ?report= shows that dare’s form open, and only that on
 	fireEvent(disclosure, new Event('toggle'))
 	await within(card('d2')).findByRole('link', { name: t('moderation.report') })
 	await waitFor(() => expect(screen.getByTestId('address').textContent).toBe('/en/twitch/mia?utm_source=chat'))
+	// Nothing on the page changed: its data is not read again.
+	expect(loads.count).toBe(1)
 })
 
 test('a report form the address opened, sent: the toast’s answer closes it and the address drops ?report=', async () => {

@@ -427,8 +427,8 @@ function Report({ dare, signedIn, lang, initiallyOpen }: { dare: DareView; signe
 		if (opened === false) link.current?.focus()
 	}, [opened])
 	// Closed or sent, a form the address opened (`?report=`) leaves it: a reload, or a
-	// sign-in that comes back here, does not open it again. The page's loaders skip
-	// this navigation (revalidateUnlessAnswered): nothing on the page changed.
+	// sign-in that comes back here, does not open it again. Nothing on the page
+	// changed, so no loader runs for this navigation.
 	const [, setSearchParams] = useSearchParams()
 	const close = useCallback(() => {
 		setOpened(false)
@@ -438,7 +438,7 @@ function Report({ dare, signedIn, lang, initiallyOpen }: { dare: DareView; signe
 					params.delete(REPORT_PARAM)
 					return params
 				},
-				{ replace: true, preventScrollReset: true },
+				{ replace: true, preventScrollReset: true, defaultShouldRevalidate: false },
 			)
 	}, [initiallyOpen, setSearchParams])
 	const fetcher = useFetcher<ModerationResult>()

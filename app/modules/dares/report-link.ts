@@ -11,15 +11,3 @@ export function reportFormHref(dareId: string, path = ''): string {
 	const id = encodeURIComponent(dareId)
 	return `${path}?${REPORT_PARAM}=${id}#dare-${id}`
 }
-
-/** Only `?report=` differs between the two addresses: a report form opened or closed, the page's data the same. */
-export function onlyReportParamChanged(current: URL, next: URL): boolean {
-	if (current.pathname !== next.pathname) return false
-	const [before, after] = [new URLSearchParams(current.search), new URLSearchParams(next.search)]
-	if (before.get(REPORT_PARAM) === after.get(REPORT_PARAM)) return false
-	for (const params of [before, after]) {
-		params.delete(REPORT_PARAM)
-		params.sort()
-	}
-	return before.toString() === after.toString()
-}
