@@ -46,10 +46,9 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32)
 const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin'
 const STEPS = new Set((process.env.BENCH_STEPS ?? 'hot,spread,minimal,ladder,pgbench').split(',').map((s) => s.trim()))
 
-/** This script's own CPU seconds: autocannon's clients run in it. */
-function clientCpuSeconds(): number {
-	const { user, system } = process.cpuUsage()
-	return (user + system) / 1e6
+/** CPU seconds as milliseconds for each of `count` requests. */
+function msEach(seconds: number, count: number): string {
+	return `${((seconds * 1000) / Math.max(1, count)).toFixed(2)} ms`
 }
 
 async function user(db: Database, name: string): Promise<string> {
@@ -132,9 +131,8 @@ async function ladder(base: string, pid: number, sessionId: string, cookies: str
 		const cpu = cpuSeconds(pid)
 		const r = await step()
 		const answered = r['2xx'] + r['3xx']
-		const perRequest = ((cpuSeconds(pid) - cpu) * 1000) / Math.max(1, answered)
 		console.log(
-			`  ${name.padEnd(58)} ${(answered / SECONDS).toFixed(0).padStart(6)}/s   p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms  (other ${r.non2xx - r['3xx']}, errors ${r.errors})   app CPU ${perRequest.toFixed(2)} ms a request`,
+			`  ${name.padEnd(58)} ${(answered / SECONDS).toFixed(0).padStart(6)}/s   p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms  (other ${r.non2xx - r['3xx']}, errors ${r.errors})   app CPU ${msEach(cpuSeconds(pid) - cpu, answered)} a request`,
 		)
 	}
 }
@@ -215,17 +213,18 @@ async function main() {
 		] as const) {
 			if (!STEPS.has(step)) continue
 			const before = await boosts()
-			const cpu = { app: cpuSeconds(server.pid), postgres: postgresCpuSeconds(database), clients: clientCpuSeconds(), machine: machineCpu() }
+			// The clients run in this script: its own CPU.
+			const cpu = { app: cpuSeconds(server.pid), postgres: postgresCpuSeconds(database), clients: cpuSeconds(process.pid), machine: machineCpu() }
 			const result = await run(server.base, sessionId, cookies, pick)
 			const made = (await boosts()) - before
 			const machine = machineCpu()
-			// What a boost cost: CPU of the app's process and of the database's backends, per boost made.
-			const perBoost = (seconds: number) => `${((seconds * 1000) / Math.max(1, made)).toFixed(2)} ms`
+			// What a boost cost: CPU of the app's process, of the database's backends and of the clients, per boost made.
+			const perBoost = (seconds: number) => msEach(seconds, made)
 			const perSecond = made / SECONDS
 			figures.push({ name, perSecond, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx - result['3xx'] + result.errors })
 			console.log(`${name.padEnd(14)} ${perSecond.toFixed(0).padStart(6)} boosts/s   requests ${result.requests.total}, redirects ${result['3xx']}, other ${result.non2xx - result['3xx']}, errors ${result.errors}   latency p50 ${result.latency.p50} ms  p95 ${result.p95} ms  p99 ${result.latency.p99} ms`)
 			console.log(
-				`${''.padEnd(14)} CPU per boost: app ${perBoost(cpuSeconds(server.pid) - cpu.app)}, Postgres ${perBoost(postgresCpuSeconds(database) - cpu.postgres)}, the clients (this script) ${perBoost(clientCpuSeconds() - cpu.clients)}; the machine ${((100 * (machine.busy - cpu.machine.busy)) / (machine.total - cpu.machine.total)).toFixed(0)} % busy`,
+				`${''.padEnd(14)} CPU per boost: app ${perBoost(cpuSeconds(server.pid) - cpu.app)}, Postgres ${perBoost(postgresCpuSeconds(database) - cpu.postgres)}, the clients (this script) ${perBoost(cpuSeconds(process.pid) - cpu.clients)}; the machine ${((100 * (machine.busy - cpu.machine.busy)) / (machine.total - cpu.machine.total)).toFixed(0)} % busy`,
 			)
 		}
 		if (STEPS.has('minimal')) {
@@ -233,12 +232,12 @@ async function main() {
 			const minimal = await startMinimalApp()
 			try {
 				if (WARMUP > 0) await run(minimal.base, sessionId, cookies, () => dares[0]!, { path: '/form', seconds: WARMUP })
-				const cpu = { app: cpuSeconds(minimal.pid), clients: clientCpuSeconds() }
+				const cpu = { app: cpuSeconds(minimal.pid), clients: cpuSeconds(process.pid) }
 				const r = await run(minimal.base, sessionId, cookies, () => dares[0]!, { path: '/form' })
 				const perSecond = r['3xx'] / SECONDS
-				const perRequest = (seconds: number) => `${((seconds * 1000) / Math.max(1, r['3xx'])).toFixed(2)} ms`
+				const perRequest = (seconds: number) => msEach(seconds, r['3xx'])
 				console.log(`\nminimal React Router action ${perSecond.toFixed(0).padStart(6)}/s   requests ${r.requests.total}, redirects ${r['3xx']}, other ${r.non2xx - r['3xx']}, errors ${r.errors}   latency p50 ${r.latency.p50} ms  p95 ${r.p95} ms  p99 ${r.latency.p99} ms`)
-				console.log(`${''.padEnd(27)} CPU per request: app ${perRequest(cpuSeconds(minimal.pid) - cpu.app)}, the clients (this script) ${perRequest(clientCpuSeconds() - cpu.clients)}`)
+				console.log(`${''.padEnd(27)} CPU per request: app ${perRequest(cpuSeconds(minimal.pid) - cpu.app)}, the clients (this script) ${perRequest(cpuSeconds(process.pid) - cpu.clients)}`)
 				for (const f of figures) console.log(`${f.name} ${f.perSecond.toFixed(0)} boosts/s / minimal React Router action ${perSecond.toFixed(0)}/s: ${((f.perSecond / perSecond) * 100).toFixed(0)} %`)
 			} finally {
 				await minimal.stop()

@@ -1,7 +1,6 @@
 import { parseWithZod } from '@conform-to/zod/v4'
 import { data, type RouterContextProvider } from 'react-router'
 import { redirectWithError, redirectWithInfo, redirectWithSuccess } from 'remix-toast'
-import { z } from '#app/utils/zod'
 import { servicesContext, viewerContext } from '#app/context.server'
 import { toAppError, type Queryable } from '#app/db/database.server'
 import { translateError } from '#app/i18n/errors'
@@ -15,7 +14,7 @@ import { reportReference, sendReportReceipt } from '#app/modules/moderation/repo
 import { statementsAsViewer } from '#app/utils/db.server'
 import { RESPOND_FIELD } from './answer'
 import { reportFormHref } from './report-link'
-import { ModerationActionSchema } from './schemas'
+import { DareIdSchema, ModerationActionSchema } from './schemas'
 import { approveDare, banViewer, hideDare, reportDare, reportDareAsVisitor, setHoldNewDares, type ReportTaken } from './service.server'
 
 type Ctx = Readonly<RouterContextProvider>
@@ -74,12 +73,12 @@ export async function moderationAction(request: Request, context: Ctx, formData:
 	const locale: Locale = isLocale(language) ? language : DEFAULT_LOCALE
 	const back = new URL(request.url).pathname
 	// Anyone may report; the creator's forms are theirs alone (a visitor is sent to sign in).
-	const viewer = formData.get('intent') === 'report' ? context.get(viewerContext) : requireViewer(request, context)
+	const reporting = formData.get('intent') === 'report'
+	const viewer = reporting ? context.get(viewerContext) : requireViewer(request, context)
 	const withData = formData.get(RESPOND_FIELD) === 'data'
 	const at = (dareId: string | undefined) => (dareId ? `${back}#dare-${dareId}` : back)
 	// A refused report goes back to its form, open (the other forms are always on the page;
 	// refused as one's own or a hidden dare's, the page shows no form for it).
-	const reporting = formData.get('intent') === 'report'
 	const refuse = (code: string, dareId?: string) => {
 		const error = translateError(t, code, locale)
 		if (withData) return data<ModerationResult>({ ok: false, error })
@@ -88,7 +87,7 @@ export async function moderationAction(request: Request, context: Ctx, formData:
 	const submission = parseWithZod(formData, { schema: ModerationActionSchema })
 	if (submission.status !== 'success') {
 		// A report the browser let through (details of spaces only, an address Zod refuses) goes back to its form too.
-		const dare = reporting ? z.uuid().safeParse(formData.get('dareId')) : null
+		const dare = reporting ? DareIdSchema.safeParse(formData.get('dareId')) : null
 		return refuse(invalidModeration(formData, submission.error ?? {}), dare?.success ? dare.data : undefined)
 	}
 	const action = submission.value

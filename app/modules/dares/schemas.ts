@@ -6,7 +6,9 @@ import { VOTE_EXTENSION } from '#app/modules/sessions/creator-view-limits'
 export { DARE_LIMITS, REPORT_LIMITS, REPORT_REASONS }
 
 const key = z.string().regex(IDEMPOTENCY_KEY)
-const dareId = z.uuid()
+/** A dare's id, as every dare form carries it. */
+export const DareIdSchema = z.uuid()
+const dareId = DareIdSchema
 const coins = (min: number, step: number, max: number) => z.coerce.number().int().min(min).max(max).multipleOf(step)
 
 /** Every form of the dares panel, told apart by its submit button's intent. */
